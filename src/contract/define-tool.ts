@@ -1,0 +1,22 @@
+import type { $ZodType } from 'zod/v4/core';
+import { TOOL_CONTRACT_BRAND, type ToolContract, type ToolDefinition } from './types.js';
+
+/**
+ * Declares a tool. The result is a frozen contract; toolprep finds it at build time, checks it and
+ * prepares its presentation. It does no work at import time, so tool files stay cheap to load.
+ */
+export function defineTool<
+  Input extends $ZodType | undefined = undefined,
+  Params extends $ZodType | undefined = undefined,
+  Output extends $ZodType | undefined = undefined,
+>(definition: ToolDefinition<Input, Params, Output>): ToolContract<Input, Params, Output> {
+  const contract = { ...definition, [TOOL_CONTRACT_BRAND]: true as const };
+  if (definition.annotations) contract.annotations = Object.freeze({ ...definition.annotations });
+  if (definition.meta) contract.meta = Object.freeze({ ...definition.meta });
+  return Object.freeze(contract);
+}
+
+/** True for a value made by `defineTool`, from this copy of toolprep or another. */
+export function isToolContract(value: unknown): value is ToolContract {
+  return typeof value === 'object' && value !== null && (value as ToolContract)[TOOL_CONTRACT_BRAND] === true;
+}

@@ -1,0 +1,66 @@
+import type { $ZodType, input, output } from 'zod/v4/core';
+
+/** The MCP tool annotations; toolprep refuses any other key by name. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export const TOOL_ANNOTATION_KEYS: readonly (keyof ToolAnnotations)[] = [
+  'title',
+  'readOnlyHint',
+  'destructiveHint',
+  'idempotentHint',
+  'openWorldHint',
+];
+
+/** What a tool file passes to `defineTool`. Schemas may come from `zod` or `zod/mini`. */
+export interface ToolDefinition<
+  Input extends $ZodType | undefined = $ZodType | undefined,
+  Params extends $ZodType | undefined = $ZodType | undefined,
+  Output extends $ZodType | undefined = $ZodType | undefined,
+> {
+  /** Defaults to the export name in snake_case (`searchFiles` → `search_files`). */
+  name?: string;
+  /** Shown to the model. Required: given here, or by JSDoc on the export at build time. */
+  description?: string;
+  /** A Zod object, or a union of Zod objects: what the caller sends. */
+  input?: Input;
+  /** A Zod object for route-style tools, presented merged with `input` as one object. */
+  params?: Params;
+  /** What the tool returns; shown as the MCP `outputSchema` where it can be represented. */
+  output?: Output;
+  annotations?: ToolAnnotations;
+  /** Passed through to the MCP `_meta` of the tool. */
+  meta?: Record<string, unknown>;
+}
+
+export const TOOL_CONTRACT_BRAND: unique symbol = Symbol.for('toolprep.contract') as never;
+
+/** A frozen tool contract, recognisable across copies of toolprep by its registered symbol. */
+export type ToolContract<
+  Input extends $ZodType | undefined = $ZodType | undefined,
+  Params extends $ZodType | undefined = $ZodType | undefined,
+  Output extends $ZodType | undefined = $ZodType | undefined,
+> = Readonly<ToolDefinition<Input, Params, Output>> & { readonly [TOOL_CONTRACT_BRAND]: true };
+
+type InputOf<S> = S extends $ZodType ? input<S> : Record<string, never>;
+type ParsedOf<S> = S extends $ZodType ? output<S> : Record<string, never>;
+
+/** What a caller sends to the tool: params and input as one object. */
+export type ToolInput<C> = C extends ToolContract<infer I, infer P, $ZodType | undefined>
+  ? InputOf<P> & InputOf<I>
+  : never;
+/** What the handler receives once the contract's parsers have run. */
+export type ToolArgs<C> = C extends ToolContract<infer I, infer P, $ZodType | undefined>
+  ? ParsedOf<P> & ParsedOf<I>
+  : never;
+/** What the handler returns: the output schema's input side, or anything without one. */
+export type ToolResult<C> = C extends ToolContract<$ZodType | undefined, $ZodType | undefined, infer O>
+  ? O extends $ZodType
+    ? input<O>
+    : unknown
+  : never;

@@ -1,0 +1,24 @@
+import type { ToolAnnotations } from '../contract/types.js';
+
+/** A JSON Schema document as plain data. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/** The documents a tool is presented with, one per profile. */
+export interface PresentationDocuments {
+  /** JSON Schema 2020-12, for MCP clients: top-level `type: "object"`, `$defs`. */
+  readonly mcp: JsonSchema;
+  /** JSON Schema draft-07, for the AI SDK: `definitions`, tuples as an `items` array. */
+  readonly agent: JsonSchema;
+}
+
+/** A tool as toolprep prepared it: plain, frozen data, everything a server needs to list it. */
+export interface PreparedTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: PresentationDocuments;
+  readonly outputSchema?: JsonSchema;
+  readonly annotations?: ToolAnnotations;
+  readonly meta?: { readonly [key: string]: unknown };
+  /** SHA-256 (first 16 hex digits) of the canonical JSON of everything above. */
+  readonly digest: string;
+}

@@ -1,0 +1,180 @@
+import type { JsonSchema } from '../manifest/types.js';
+import { canonicalJson } from './canonical.js';
+import { isSchemaObject, mapSubschemas, provableKinds, schemaOfKinds } from './json-schema.js';
+
+/** Keywords that describe a value without constraining it; merging compares shapes without them. */
+const ANNOTATION_KEYS = ['description', 'title', 'default', 'examples'] as const;
+const IGNORED_IN_SHAPE = new Set<string>([...ANNOTATION_KEYS, 'readOnly', 'writeOnly', 'deprecated', '$comment']);
+
+interface Variant {
+  readonly properties: Record<string, JsonSchema>;
+  readonly required: ReadonlySet<string>;
+  readonly additionalProperties: unknown;
+  readonly tags: readonly string[];
+}
+
+/**
+ * Projects discriminated `oneOf` unions, at any depth, onto one object each, so that clients and
+ * providers that cannot take a union at the top of a tool input can. The result accepts a superset
+ * of the nominal values the source accepts; the source document is never mutated and the result
+ * does not depend on the order of the variants. See docs/decisions/0001-flatten-discriminated-unions.md.
+ */
+export function flattenUnions(schema: JsonSchema): JsonSchema {
+  const mapped = mapSubschemas(schema, flattenUnions);
+  return flattenNode(mapped) ?? mapped;
+}
+
+function flattenNode(node: JsonSchema): JsonSchema | undefined {
+  const { oneOf, $schema, ...rest } = node;
+  if (!Array.isArray(oneOf) || oneOf.length < 2 || !oneOf.every(isObjectVariant)) return undefined;
+  // A union that also declares its own fields is not a plain choice between objects.
+  if ('properties' in rest || 'required' in rest) return undefined;
+  const discriminator = findDiscriminator(oneOf);
+  if (discriminator === undefined) return undefined;
+
+  const variants = oneOf
+    .map(
+      (schema): Variant => ({
+        properties: schema.properties as Record<string, JsonSchema>,
+        required: new Set(requiredOf(schema)),
+        additionalProperties: schema.additionalProperties,
+        tags: tagsOf(schema.properties[discriminator]) ?? [],
+      }),
+    )
+    .sort((a, b) => compareText(smallestTag(a), smallestTag(b)));
+
+  const properties: Record<string, JsonSchema> = {
+    [discriminator]: {
+      type: 'string',
+      enum: variants.flatMap((variant) => variant.tags),
+      ...agreedAnnotations(variants.map((variant) => variant.properties[discriminator] as JsonSchema)),
+    },
+  };
+  const required = [discriminator];
+  const allTags = variants.flatMap((variant) => variant.tags);
+  for (const key of fieldOrder(variants, discriminator)) {
+    const having = variants.filter((variant) => key in variant.properties);
+    const requiring = variants.filter((variant) => variant.required.has(key));
+    const field = mergeFieldSchemas(having.map((variant) => variant.properties[key] as JsonSchema));
+    if (requiring.length === variants.length) {
+      required.push(key);
+      properties[key] = field;
+      continue;
+    }
+    const tags = (requiring.length > 0 ? requiring : having).flatMap((variant) => variant.tags);
+    const hint =
+      requiring.length > 0
+        ? `Required if ${discriminator} = ${tags.join(' | ')}`
+        : tags.length < allTags.length
+          ? `Available if ${discriminator} = ${tags.join(' | ')}`
+          : undefined;
+    properties[key] = hint ? withHint(field, hint) : field;
+  }
+
+  const strict = variants.every((variant) => variant.additionalProperties === false);
+  const { additionalProperties: _open, type: _type, ...annotations } = rest;
+  return {
+    ...($schema === undefined ? {} : { $schema }),
+    type: 'object',
+    properties,
+    required,
+    ...(strict ? { additionalProperties: false } : {}),
+    ...annotations,
+  };
+}
+
+function isObjectVariant(value: unknown): value is JsonSchema & { properties: Record<string, unknown> } {
+  return isSchemaObject(value) && value.type === 'object' && isSchemaObject(value.properties);
+}
+
+function requiredOf(schema: JsonSchema): string[] {
+  return Array.isArray(schema.required) ? (schema.required as string[]) : [];
+}
+
+/** A key required by every variant, tagged by string consts or enums, no tag in two variants. */
+function findDiscriminator(variants: readonly (JsonSchema & { properties: Record<string, unknown> })[]): string | undefined {
+  const [first, ...others] = variants.map(requiredOf);
+  const candidates = (first ?? []).filter((key) => others.every((required) => required.includes(key))).sort(compareText);
+  return candidates.find((key) => {
+    const seen = new Set<string>();
+    for (const variant of variants) {
+      const tags = tagsOf(variant.properties[key]);
+      if (!tags) return false;
+      for (const tag of tags) {
+        if (seen.has(tag)) return false;
+        seen.add(tag);
+      }
+    }
+    return true;
+  });
+}
+
+/** The string values a schema is limited to by `const` or `enum`, or undefined. */
+function tagsOf(schema: unknown): string[] | undefined {
+  if (!isSchemaObject(schema)) return undefined;
+  if (typeof schema.const === 'string') return [schema.const];
+  const values = schema.enum;
+  if (Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === 'string')) {
+    return values as string[];
+  }
+  return undefined;
+}
+
+function smallestTag(variant: Variant): string {
+  return [...variant.tags].sort(compareText)[0] ?? '';
+}
+
+function fieldOrder(variants: readonly Variant[], discriminator: string): string[] {
+  const keys = new Set<string>();
+  for (const variant of variants) for (const key of Object.keys(variant.properties)) keys.add(key);
+  keys.delete(discriminator);
+  return [...keys];
+}
+
+/** One schema for a field that several variants declare, accepting everything each of them does. */
+function mergeFieldSchemas(schemas: readonly JsonSchema[]): JsonSchema {
+  const shapes = schemas.map(withoutAnnotations);
+  const firstShape = shapes[0] as JsonSchema;
+  const sameShape = shapes.every((shape) => canonicalJson(shape) === canonicalJson(firstShape));
+  return { ...mergedShape(schemas, sameShape ? firstShape : undefined), ...agreedAnnotations(schemas) };
+}
+
+function mergedShape(schemas: readonly JsonSchema[], sharedShape: JsonSchema | undefined): JsonSchema {
+  if (sharedShape) return sharedShape;
+  const tagLists = schemas.map(tagsOf);
+  if (tagLists.every((tags) => tags !== undefined)) {
+    return { type: 'string', enum: [...new Set(tagLists.flat())] };
+  }
+  const kinds = new Set<string>();
+  for (const schema of schemas) {
+    const schemaKinds = provableKinds(schema);
+    if (!schemaKinds) return {};
+    for (const kind of schemaKinds) kinds.add(kind);
+  }
+  return schemaOfKinds(kinds as Parameters<typeof schemaOfKinds>[0]);
+}
+
+function withoutAnnotations(schema: JsonSchema): JsonSchema {
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => !IGNORED_IN_SHAPE.has(key)));
+}
+
+/** Each annotation that every schema carrying it agrees on. */
+function agreedAnnotations(schemas: readonly JsonSchema[]): Record<string, unknown> {
+  const agreed: Record<string, unknown> = {};
+  for (const key of ANNOTATION_KEYS) {
+    const values = schemas.filter((schema) => key in schema).map((schema) => schema[key]);
+    if (values.length > 0 && values.every((value) => canonicalJson(value) === canonicalJson(values[0]))) {
+      agreed[key] = values[0];
+    }
+  }
+  return agreed;
+}
+
+function withHint(schema: JsonSchema, hint: string): JsonSchema {
+  const description = typeof schema.description === 'string' ? `${schema.description} (${hint})` : hint;
+  return { ...schema, description };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
