@@ -1,5 +1,5 @@
-import { defineTool } from '../dist/src/contract/index.js';
 import { z } from 'zod';
+import { defineTool } from '../dist/src/contract/index.js';
 
 export const readFiles = defineTool({
   description: 'Read one file or several files from the workspace.',

@@ -1,10 +1,21 @@
 /** Which tool names are accepted: `strict` is portable to every provider, `mcp` is the MCP rule. */
 export type NameRule = 'strict' | 'mcp';
 
-const NAME_PATTERNS: Record<NameRule, { pattern: RegExp; text: string; maxLength: number; invalid: RegExp }> = {
-  strict: { pattern: /^[a-zA-Z0-9_-]{1,64}$/, text: '^[a-zA-Z0-9_-]{1,64}$', maxLength: 64, invalid: /[^a-zA-Z0-9_-]+/g },
-  mcp: { pattern: /^[a-zA-Z0-9_.-]{1,128}$/, text: '^[a-zA-Z0-9_.-]{1,128}$', maxLength: 128, invalid: /[^a-zA-Z0-9_.-]+/g },
-};
+const NAME_PATTERNS: Record<NameRule, { pattern: RegExp; text: string; maxLength: number; invalid: RegExp }> =
+  {
+    strict: {
+      pattern: /^[a-zA-Z0-9_-]{1,64}$/,
+      text: '^[a-zA-Z0-9_-]{1,64}$',
+      maxLength: 64,
+      invalid: /[^a-zA-Z0-9_-]+/g,
+    },
+    mcp: {
+      pattern: /^[a-zA-Z0-9_.-]{1,128}$/,
+      text: '^[a-zA-Z0-9_.-]{1,128}$',
+      maxLength: 128,
+      invalid: /[^a-zA-Z0-9_.-]+/g,
+    },
+  };
 
 /** `searchFiles` → `search_files`, `HTTPGet` → `http_get`, `readFile2` → `read_file2`. */
 export function deriveToolName(exportName: string): string {

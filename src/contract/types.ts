@@ -51,16 +51,15 @@ type InputOf<S> = S extends $ZodType ? input<S> : Record<string, never>;
 type ParsedOf<S> = S extends $ZodType ? output<S> : Record<string, never>;
 
 /** What a caller sends to the tool: params and input as one object. */
-export type ToolInput<C> = C extends ToolContract<infer I, infer P, $ZodType | undefined>
-  ? InputOf<P> & InputOf<I>
-  : never;
+export type ToolInput<C> =
+  C extends ToolContract<infer I, infer P, $ZodType | undefined> ? InputOf<P> & InputOf<I> : never;
 /** What the handler receives once the contract's parsers have run. */
-export type ToolArgs<C> = C extends ToolContract<infer I, infer P, $ZodType | undefined>
-  ? ParsedOf<P> & ParsedOf<I>
-  : never;
+export type ToolArgs<C> =
+  C extends ToolContract<infer I, infer P, $ZodType | undefined> ? ParsedOf<P> & ParsedOf<I> : never;
 /** What the handler returns: the output schema's input side, or anything without one. */
-export type ToolResult<C> = C extends ToolContract<$ZodType | undefined, $ZodType | undefined, infer O>
-  ? O extends $ZodType
-    ? input<O>
-    : unknown
-  : never;
+export type ToolResult<C> =
+  C extends ToolContract<$ZodType | undefined, $ZodType | undefined, infer O>
+    ? O extends $ZodType
+      ? input<O>
+      : unknown
+    : never;

@@ -22,13 +22,23 @@ export function checkContract(
 ): ContractIdentity | undefined {
   const where = options.exportName ?? 'unnamed';
   if (!isToolContract(value)) {
-    problems.push({ tool: where, message: 'is not a tool contract', hint: 'create it with defineTool() from "toolprep"' });
+    problems.push({
+      tool: where,
+      message: 'is not a tool contract',
+      hint: 'create it with defineTool() from "toolprep"',
+    });
     return undefined;
   }
   const contract: ToolContract = value;
-  const name = contract.name ?? (options.exportName === undefined ? undefined : deriveToolName(options.exportName));
+  const name =
+    contract.name ?? (options.exportName === undefined ? undefined : deriveToolName(options.exportName));
   if (name === undefined) {
-    problems.push({ tool: where, field: 'name', message: 'has no name', hint: 'give it `name`, or export it' });
+    problems.push({
+      tool: where,
+      field: 'name',
+      message: 'has no name',
+      hint: 'give it `name`, or export it',
+    });
     return undefined;
   }
   const nameProblem = checkToolName(name, options.names);
@@ -48,11 +58,20 @@ export function checkContract(
   for (const field of ['input', 'params', 'output'] as const) {
     const schema = contract[field];
     if (schema !== undefined && !isZodSchema(schema)) {
-      problems.push({ tool: name, field, message: 'is not a Zod schema', hint: 'pass a schema from "zod" or "zod/mini"' });
+      problems.push({
+        tool: name,
+        field,
+        message: 'is not a Zod schema',
+        hint: 'pass a schema from "zod" or "zod/mini"',
+      });
     }
   }
   if (isZodSchema(contract.params) && contract.params._zod.def.type !== 'object') {
-    problems.push({ tool: name, field: 'params', message: `must be a Zod object, not ${contract.params._zod.def.type}` });
+    problems.push({
+      tool: name,
+      field: 'params',
+      message: `must be a Zod object, not ${contract.params._zod.def.type}`,
+    });
   }
   const convertible = problems.length === problemsBeforeSchemas;
   if (contract.meta !== undefined && !isPlainObject(contract.meta)) {
@@ -61,7 +80,11 @@ export function checkContract(
   return { name, description, convertible };
 }
 
-function checkAnnotations(tool: string, annotations: ToolAnnotations | undefined, problems: ToolProblem[]): void {
+function checkAnnotations(
+  tool: string,
+  annotations: ToolAnnotations | undefined,
+  problems: ToolProblem[],
+): void {
   if (annotations === undefined) return;
   for (const [key, value] of Object.entries(annotations)) {
     const field = `annotations.${key}`;

@@ -4,7 +4,13 @@ import { isSchemaObject, mapSubschemas, provableKinds, schemaOfKinds } from './j
 
 /** Keywords that describe a value without constraining it; merging compares shapes without them. */
 const ANNOTATION_KEYS = ['description', 'title', 'default', 'examples'] as const;
-const IGNORED_IN_SHAPE = new Set<string>([...ANNOTATION_KEYS, 'readOnly', 'writeOnly', 'deprecated', '$comment']);
+const IGNORED_IN_SHAPE = new Set<string>([
+  ...ANNOTATION_KEYS,
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  '$comment',
+]);
 
 interface Variant {
   readonly properties: Record<string, JsonSchema>;
@@ -92,9 +98,13 @@ function requiredOf(schema: JsonSchema): string[] {
 }
 
 /** A key required by every variant, tagged by string consts or enums, no tag in two variants. */
-function findDiscriminator(variants: readonly (JsonSchema & { properties: Record<string, unknown> })[]): string | undefined {
+function findDiscriminator(
+  variants: readonly (JsonSchema & { properties: Record<string, unknown> })[],
+): string | undefined {
   const [first, ...others] = variants.map(requiredOf);
-  const candidates = (first ?? []).filter((key) => others.every((required) => required.includes(key))).sort(compareText);
+  const candidates = (first ?? [])
+    .filter((key) => others.every((required) => required.includes(key)))
+    .sort(compareText);
   return candidates.find((key) => {
     const seen = new Set<string>();
     for (const variant of variants) {

@@ -116,7 +116,9 @@ export function provableKinds(schema: JsonSchema): Set<JsonKind> | undefined {
 
 /** A schema allowing exactly these kinds: `type` as a string or an ordered list. */
 export function schemaOfKinds(kinds: Set<JsonKind>): JsonSchema {
-  const ordered = KIND_ORDER.filter((kind) => kinds.has(kind) && !(kind === 'integer' && kinds.has('number')));
+  const ordered = KIND_ORDER.filter(
+    (kind) => kinds.has(kind) && !(kind === 'integer' && kinds.has('number')),
+  );
   const schema: Record<string, unknown> = { type: ordered.length === 1 ? ordered[0] : ordered };
   if (kinds.has('array')) schema.items = {};
   if (kinds.has('object')) schema.additionalProperties = {};

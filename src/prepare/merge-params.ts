@@ -45,13 +45,19 @@ function mergeFields(target: JsonSchema, params: JsonSchema): JsonSchema {
   return {
     ...rest,
     type: 'object',
-    properties: { ...(params.properties as object), ...(isSchemaObject(target.properties) ? target.properties : {}) },
+    properties: {
+      ...(params.properties as object),
+      ...(isSchemaObject(target.properties) ? target.properties : {}),
+    },
     ...(required.length > 0 ? { required } : {}),
   };
 }
 
 function isInlineObject(schema: unknown): schema is JsonSchema {
-  return isSchemaObject(schema) && (schema.type === 'object' || Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf));
+  return (
+    isSchemaObject(schema) &&
+    (schema.type === 'object' || Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))
+  );
 }
 
 function renameCollidingDefinitions(params: JsonSchema, taken: JsonSchema, dialect: Dialect): JsonSchema {
@@ -62,7 +68,8 @@ function renameCollidingDefinitions(params: JsonSchema, taken: JsonSchema, diale
   const names = new Map<string, string>();
   for (const name of Object.keys(defs)) {
     let fresh = name;
-    for (let suffix = 1; fresh in taken || (fresh !== name && fresh in defs); suffix++) fresh = `params_${name}_${suffix}`;
+    for (let suffix = 1; fresh in taken || (fresh !== name && fresh in defs); suffix++)
+      fresh = `params_${name}_${suffix}`;
     if (fresh !== name) names.set(name, fresh);
   }
   if (names.size === 0) return params;
@@ -71,7 +78,10 @@ function renameCollidingDefinitions(params: JsonSchema, taken: JsonSchema, diale
     return fresh ? prefix + fresh : ref;
   });
   const renamedDefs = Object.fromEntries(
-    Object.entries(rewritten[defsKey] as JsonSchema).map(([name, schema]) => [names.get(name) ?? name, schema]),
+    Object.entries(rewritten[defsKey] as JsonSchema).map(([name, schema]) => [
+      names.get(name) ?? name,
+      schema,
+    ]),
   );
   return { ...rewritten, [defsKey]: renamedDefs };
 }

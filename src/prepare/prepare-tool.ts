@@ -25,13 +25,19 @@ export interface PrepareToolOptions {
   warn?: (message: string) => void;
 }
 
-const DIALECTS: Record<keyof PreparedTool['inputSchema'], Dialect> = { mcp: 'draft-2020-12', agent: 'draft-07' };
+const DIALECTS: Record<keyof PreparedTool['inputSchema'], Dialect> = {
+  mcp: 'draft-2020-12',
+  agent: 'draft-07',
+};
 
 /**
  * Prepares one contract: checks it, converts its schemas to the frozen documents every consumer
  * shares, and digests the result. Throws a `ToolprepPrepareError` listing every problem found.
  */
-export function prepareTool(contract: ToolContract | unknown, options: PrepareToolOptions = {}): PreparedTool {
+export function prepareTool(
+  contract: ToolContract | unknown,
+  options: PrepareToolOptions = {},
+): PreparedTool {
   const problems: ToolProblem[] = [];
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const identity = checkContract(
@@ -68,7 +74,12 @@ export function prepareTool(contract: ToolContract | unknown, options: PrepareTo
       const paramsDocument = convert('params', params);
       const shared = [...declaredKeys(paramsDocument)].filter((key) => declaredKeys(document).has(key));
       for (const key of report ? shared : []) {
-        problems.push({ tool, field: `params.${key}`, message: `"${key}" is declared by both params and input`, hint: 'rename one of them' });
+        problems.push({
+          tool,
+          field: `params.${key}`,
+          message: `"${key}" is declared by both params and input`,
+          hint: 'rename one of them',
+        });
       }
       document = mergeParamsIntoInput(document, paramsDocument, dialect);
     }
@@ -92,22 +103,37 @@ export function prepareTool(contract: ToolContract | unknown, options: PrepareTo
   return deepFreeze({ ...prepared, digest: digestOf(prepared) });
 }
 
-function presentOutput(tool: string, output: $ZodType, warn: (message: string) => void): JsonSchema | undefined {
+function presentOutput(
+  tool: string,
+  output: $ZodType,
+  warn: (message: string) => void,
+): JsonSchema | undefined {
   const { document, unrepresentable } = convertSchema(output, DIALECTS.mcp, 'output');
   const [first] = unrepresentable;
   if (first) {
-    warn(`[toolprep] tool "${tool}", output.${first.field}: ${first.message}; the tool is listed without outputSchema (${first.hint})`);
+    warn(
+      `[toolprep] tool "${tool}", output.${first.field}: ${first.message}; the tool is listed without outputSchema (${first.hint})`,
+    );
     return undefined;
   }
   if (document.type !== 'object') {
-    warn(`[toolprep] tool "${tool}", output: MCP requires an object output schema, not ${describeRoot(document)}; the tool is listed without outputSchema (wrap it in z.object({ ... }))`);
+    warn(
+      `[toolprep] tool "${tool}", output: MCP requires an object output schema, not ${describeRoot(document)}; the tool is listed without outputSchema (wrap it in z.object({ ... }))`,
+    );
     return undefined;
   }
   return document;
 }
 
 function emptyObject(dialect: Dialect): JsonSchema {
-  return { $schema: dialect === 'draft-07' ? 'http://json-schema.org/draft-07/schema#' : 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: {} };
+  return {
+    $schema:
+      dialect === 'draft-07'
+        ? 'http://json-schema.org/draft-07/schema#'
+        : 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: {},
+  };
 }
 
 /** An object, or a union every branch of which is an object (following local references). */
@@ -117,9 +143,14 @@ function isObjectRoot(document: JsonSchema, dialect: Dialect): boolean {
     if (!isSchemaObject(schema) || depth > 32) return false;
     if (schema.type === 'object') return true;
     const ref = schema.$ref;
-    if (typeof ref === 'string' && isSchemaObject(defs)) return isObject(defs[ref.split('/').pop() ?? ''], depth + 1);
+    if (typeof ref === 'string' && isSchemaObject(defs))
+      return isObject(defs[ref.split('/').pop() ?? ''], depth + 1);
     const branches = schema.anyOf ?? schema.oneOf;
-    return Array.isArray(branches) && branches.length > 0 && branches.every((branch) => isObject(branch, depth + 1));
+    return (
+      Array.isArray(branches) &&
+      branches.length > 0 &&
+      branches.every((branch) => isObject(branch, depth + 1))
+    );
   };
   return isObject(document, 0);
 }

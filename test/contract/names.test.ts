@@ -1,7 +1,7 @@
-import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
 import { defineTool, isToolContract } from 'toolprep';
 import { prepareTool, ToolprepPrepareError } from 'toolprep/build';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
 
 const input = z.object({ q: z.string() });
 
@@ -34,17 +34,27 @@ describe('tool names derived from the export name', () => {
   });
 
   test('a given name wins over the export name', () => {
-    expect(prepareTool(defineTool({ name: 'find', description: 'd', input }), { exportName: 'searchFiles' }).name).toBe('find');
+    expect(
+      prepareTool(defineTool({ name: 'find', description: 'd', input }), { exportName: 'searchFiles' }).name,
+    ).toBe('find');
   });
 });
 
 describe('tool name rules', () => {
   test.each([
-    ['strict', 'files.read', /tool name "files\.read" does not match \^\[a-zA-Z0-9_-\]\{1,64\}\$ \(names: 'strict'\); use "files_read" instead/],
+    [
+      'strict',
+      'files.read',
+      /tool name "files\.read" does not match \^\[a-zA-Z0-9_-\]\{1,64\}\$ \(names: 'strict'\); use "files_read" instead/,
+    ],
     ['strict', 'read files', /use "read_files" instead/],
     ['strict', 'x'.repeat(65), /does not match .*\{1,64\}.*use "x{64}" instead/],
     ['strict', '', /tool name "" does not match/],
-    ['mcp', 'read files', /does not match \^\[a-zA-Z0-9_.-\]\{1,128\}\$ \(names: 'mcp'\); use "read_files" instead/],
+    [
+      'mcp',
+      'read files',
+      /does not match \^\[a-zA-Z0-9_.-\]\{1,128\}\$ \(names: 'mcp'\); use "read_files" instead/,
+    ],
     ['mcp', 'x'.repeat(129), /\{1,128\}/],
     ['mcp', 'héllo', /use "h_llo" instead/],
   ] as const)('names: %s refuses %j', (names, name, message) => {
@@ -67,7 +77,11 @@ describe('tool name rules', () => {
       attempt();
     } catch (error) {
       expect((error as ToolprepPrepareError).problems).toEqual([
-        expect.objectContaining({ tool: 'a b', field: 'name', message: expect.stringContaining('use "a_b" instead') }),
+        expect.objectContaining({
+          tool: 'a b',
+          field: 'name',
+          message: expect.stringContaining('use "a_b" instead'),
+        }),
       ]);
     }
   });

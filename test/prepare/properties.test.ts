@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
 import { defineTool } from 'toolprep';
 import { prepareTool } from 'toolprep/build';
+import { describe, expect, test } from 'vitest';
 import type { $ZodType } from 'zod/v4/core';
 import { safeParse } from 'zod/v4/core';
 import { compileSchema } from '../support/ajv.js';
@@ -19,7 +19,10 @@ describe('presentation properties', () => {
         const contract = defineTool({ name: 'random_tool', description: 'A random tool.', input });
         for (const flatten of [true, false]) {
           const prepared = prepareTool(contract, { flatten });
-          const validators = [compileSchema(prepared.inputSchema.mcp), compileSchema(prepared.inputSchema.agent)];
+          const validators = [
+            compileSchema(prepared.inputSchema.mcp),
+            compileSchema(prepared.inputSchema.agent),
+          ];
           for (const value of values) {
             expect(safeParse(input as $ZodType, value).success).toBe(true);
             for (const validate of validators) expect(validate(value)).toBe(true);
@@ -33,7 +36,8 @@ describe('presentation properties', () => {
   test('determinism: the same contract, built twice, gives identical bytes', () => {
     fc.assert(
       fc.property(inputSpecArbitrary, (spec) => {
-        const build = () => JSON.stringify(prepareTool(defineTool({ name: 't', description: 'd', input: buildSchema(spec) })));
+        const build = () =>
+          JSON.stringify(prepareTool(defineTool({ name: 't', description: 'd', input: buildSchema(spec) })));
         expect(build()).toBe(build());
       }),
       { numRuns: 200 },

@@ -34,12 +34,22 @@ const FIELD_NAMES = ['a', 'b', 'c', 'd', 'e', 'f'];
 const TAGS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
 
 const leafSpec: fc.Arbitrary<Spec> = fc.oneof(
-  fc.record({ kind: fc.constant('string' as const), min: fc.option(fc.nat(3), { nil: undefined }), max: fc.option(fc.integer({ min: 3, max: 12 }), { nil: undefined }) }),
+  fc.record({
+    kind: fc.constant('string' as const),
+    min: fc.option(fc.nat(3), { nil: undefined }),
+    max: fc.option(fc.integer({ min: 3, max: 12 }), { nil: undefined }),
+  }),
   fc.record({ kind: fc.constant('number' as const), int: fc.boolean() }),
   fc.constant({ kind: 'boolean' as const }),
   fc.constant({ kind: 'null' as const }),
-  fc.record({ kind: fc.constant('literal' as const), value: fc.oneof(fc.constantFrom('on', 'off'), fc.integer({ min: 0, max: 9 }), fc.boolean()) }),
-  fc.record({ kind: fc.constant('enum' as const), values: fc.uniqueArray(fc.constantFrom('red', 'green', 'blue', '1'), { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant('literal' as const),
+    value: fc.oneof(fc.constantFrom('on', 'off'), fc.integer({ min: 0, max: 9 }), fc.boolean()),
+  }),
+  fc.record({
+    kind: fc.constant('enum' as const),
+    values: fc.uniqueArray(fc.constantFrom('red', 'green', 'blue', '1'), { minLength: 1, maxLength: 3 }),
+  }),
 );
 
 function fieldsOf(spec: fc.Arbitrary<Spec>, minLength = 0): fc.Arbitrary<Field[]> {
@@ -56,15 +66,34 @@ export const specArbitrary: fc.Arbitrary<Spec> = fc.letrec<{ spec: Spec }>((tie)
     spec: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       leafSpec,
-      fc.record({ kind: fc.constant('array' as const), item: inner, max: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }) }),
-      fc.record({ kind: fc.constant('tuple' as const), items: fc.array(inner, { minLength: 1, maxLength: 3 }), rest: fc.option(inner, { nil: undefined }) }),
-      fc.record({ kind: fc.constant('object' as const), fields: fieldsOf(inner), mode: fc.constantFrom('strip' as const, 'strict' as const, 'loose' as const) }),
+      fc.record({
+        kind: fc.constant('array' as const),
+        item: inner,
+        max: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+      }),
+      fc.record({
+        kind: fc.constant('tuple' as const),
+        items: fc.array(inner, { minLength: 1, maxLength: 3 }),
+        rest: fc.option(inner, { nil: undefined }),
+      }),
+      fc.record({
+        kind: fc.constant('object' as const),
+        fields: fieldsOf(inner),
+        mode: fc.constantFrom('strip' as const, 'strict' as const, 'loose' as const),
+      }),
       fc.record({ kind: fc.constant('record' as const), value: inner }),
-      fc.record({ kind: fc.constant('union' as const), options: fc.array(inner, { minLength: 2, maxLength: 3 }) }),
+      fc.record({
+        kind: fc.constant('union' as const),
+        options: fc.array(inner, { minLength: 2, maxLength: 3 }),
+      }),
       discriminatedSpec(inner),
       fc.record({ kind: fc.constant('nullable' as const), inner }),
-      fc.record({ kind: fc.constant('default' as const), inner: leafSpec }).chain((spec) => sampleOf(spec.inner).map((fallback) => ({ ...spec, fallback }))),
-      fc.record({ kind: fc.constant('catch' as const), inner: leafSpec }).chain((spec) => sampleOf(spec.inner).map((fallback) => ({ ...spec, fallback }))),
+      fc
+        .record({ kind: fc.constant('default' as const), inner: leafSpec })
+        .chain((spec) => sampleOf(spec.inner).map((fallback) => ({ ...spec, fallback }))),
+      fc
+        .record({ kind: fc.constant('catch' as const), inner: leafSpec })
+        .chain((spec) => sampleOf(spec.inner).map((fallback) => ({ ...spec, fallback }))),
       fc.constant({ kind: 'tree' as const }),
     ),
   };
@@ -74,19 +103,36 @@ function discriminatedSpec(inner: fc.Arbitrary<Spec>): fc.Arbitrary<Spec> {
   return fc
     .uniqueArray(fc.constantFrom(...TAGS), { minLength: 2, maxLength: 5 })
     .chain((tags) => {
-      const groups = tags.length > 2 ? [[tags[0] as string, tags[1] as string], ...tags.slice(2).map((tag) => [tag])] : tags.map((tag) => [tag]);
+      const groups =
+        tags.length > 2
+          ? [[tags[0] as string, tags[1] as string], ...tags.slice(2).map((tag) => [tag])]
+          : tags.map((tag) => [tag]);
       return fc.record({
         kind: fc.constant('discriminated' as const),
         key: fc.constantFrom('kind', 'type'),
-        variants: fc.tuple(...groups.map((group) => fc.record({ tags: fc.constant(group), fields: fieldsOf(inner), strict: fc.boolean() }))),
+        variants: fc.tuple(
+          ...groups.map((group) =>
+            fc.record({ tags: fc.constant(group), fields: fieldsOf(inner), strict: fc.boolean() }),
+          ),
+        ),
       });
     })
-    .map((spec) => ({ ...spec, variants: spec.variants.map((variant) => ({ ...variant, fields: variant.fields.filter((field) => field.name !== spec.key) })) }));
+    .map((spec) => ({
+      ...spec,
+      variants: spec.variants.map((variant) => ({
+        ...variant,
+        fields: variant.fields.filter((field) => field.name !== spec.key),
+      })),
+    }));
 }
 
 /** An object spec to use as a tool input: the root must be an object or a union of objects. */
 export const inputSpecArbitrary: fc.Arbitrary<Spec> = fc.oneof(
-  fc.record({ kind: fc.constant('object' as const), fields: fieldsOf(specArbitrary, 1), mode: fc.constantFrom('strip' as const, 'strict' as const, 'loose' as const) }),
+  fc.record({
+    kind: fc.constant('object' as const),
+    fields: fieldsOf(specArbitrary, 1),
+    mode: fc.constantFrom('strip' as const, 'strict' as const, 'loose' as const),
+  }),
   discriminatedSpec(specArbitrary),
 );
 
@@ -125,7 +171,11 @@ export function buildSchema(spec: Spec): $ZodType {
     }
     case 'object': {
       const shape = shapeOf(spec.fields);
-      return spec.mode === 'strict' ? z.strictObject(shape) : spec.mode === 'loose' ? z.looseObject(shape) : z.object(shape);
+      return spec.mode === 'strict'
+        ? z.strictObject(shape)
+        : spec.mode === 'loose'
+          ? z.looseObject(shape)
+          : z.object(shape);
     }
     case 'record':
       return z.record(z.string(), buildSchema(spec.value) as z.ZodType);
@@ -133,7 +183,10 @@ export function buildSchema(spec: Spec): $ZodType {
       return z.union(spec.options.map((option) => buildSchema(option) as z.ZodType));
     case 'discriminated': {
       const variants = spec.variants.map((variant) => {
-        const tag = variant.tags.length === 1 ? z.literal(variant.tags[0] as string) : z.enum(variant.tags as [string, ...string[]]);
+        const tag =
+          variant.tags.length === 1
+            ? z.literal(variant.tags[0] as string)
+            : z.enum(variant.tags as [string, ...string[]]);
         const shape = { [spec.key]: tag, ...shapeOf(variant.fields) };
         return variant.strict ? z.strictObject(shape) : z.object(shape);
       });
@@ -162,7 +215,10 @@ function shapeOf(fields: Field[]): Record<string, z.ZodType> {
 const jsonLeaf = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null));
 const treeValue: fc.Arbitrary<unknown> = fc.letrec<{ tree: unknown }>((tie) => ({
   tree: fc.record(
-    { name: fc.string({ maxLength: 5 }), children: fc.array(tie('tree'), { maxLength: 2, depthIdentifier: 'tree' }) },
+    {
+      name: fc.string({ maxLength: 5 }),
+      children: fc.array(tie('tree'), { maxLength: 2, depthIdentifier: 'tree' }),
+    },
     { requiredKeys: ['name'] },
   ),
 })).tree;
@@ -173,7 +229,11 @@ export function sampleOf(spec: Spec): fc.Arbitrary<unknown> {
     case 'string':
       return fc.string({ minLength: spec.min ?? 0, maxLength: spec.max ?? 10 });
     case 'number':
-      return spec.int ? fc.integer() : fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => (Object.is(value, -0) ? 0 : value));
+      return spec.int
+        ? fc.integer()
+        : fc
+            .double({ noNaN: true, noDefaultInfinity: true })
+            .map((value) => (Object.is(value, -0) ? 0 : value));
     case 'boolean':
       return fc.boolean();
     case 'null':
@@ -186,7 +246,10 @@ export function sampleOf(spec: Spec): fc.Arbitrary<unknown> {
       return fc.array(sampleOf(spec.item), { maxLength: spec.max ?? 3 });
     case 'tuple':
       return fc
-        .tuple(fc.tuple(...spec.items.map(sampleOf)), spec.rest ? fc.array(sampleOf(spec.rest), { maxLength: 2 }) : fc.constant([]))
+        .tuple(
+          fc.tuple(...spec.items.map(sampleOf)),
+          spec.rest ? fc.array(sampleOf(spec.rest), { maxLength: 2 }) : fc.constant([]),
+        )
         .map(([items, rest]) => [...items, ...rest]);
     case 'object':
       return objectSample(spec.fields, spec.mode === 'loose');
@@ -197,7 +260,9 @@ export function sampleOf(spec: Spec): fc.Arbitrary<unknown> {
     case 'discriminated':
       return fc.oneof(
         ...spec.variants.map((variant) =>
-          fc.tuple(fc.constantFrom(...variant.tags), objectSample(variant.fields, false)).map(([tag, rest]) => ({ [spec.key]: tag, ...(rest as object) })),
+          fc
+            .tuple(fc.constantFrom(...variant.tags), objectSample(variant.fields, false))
+            .map(([tag, rest]) => ({ [spec.key]: tag, ...(rest as object) })),
         ),
       );
     case 'nullable':
@@ -212,11 +277,15 @@ export function sampleOf(spec: Spec): fc.Arbitrary<unknown> {
 
 function objectSample(fields: Field[], open: boolean): fc.Arbitrary<unknown> {
   const record = fc.record(Object.fromEntries(fields.map((field) => [field.name, sampleOf(field.spec)])), {
-    requiredKeys: fields.filter((field) => !field.optional && !isDefaulted(field.spec)).map((field) => field.name),
+    requiredKeys: fields
+      .filter((field) => !field.optional && !isDefaulted(field.spec))
+      .map((field) => field.name),
   });
   if (!open) return record;
   // Keys no spec declares, so a loose object's extra key never meets a declared field's schema.
-  return fc.tuple(record, fc.dictionary(fc.constantFrom('extra_1', 'extra_2'), jsonLeaf, { maxKeys: 2 })).map(([value, extra]) => ({ ...extra, ...(value as object) }));
+  return fc
+    .tuple(record, fc.dictionary(fc.constantFrom('extra_1', 'extra_2'), jsonLeaf, { maxKeys: 2 }))
+    .map(([value, extra]) => ({ ...extra, ...(value as object) }));
 }
 
 function isDefaulted(spec: Spec): boolean {
