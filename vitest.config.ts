@@ -8,6 +8,7 @@ export default defineConfig({
     // Tests import the package by its public name; these resolve to the sources, not dist/.
     alias: [
       { find: /^toolprep\/build$/, replacement: fromRoot('./src/build.ts') },
+      { find: /^toolprep\/runtime$/, replacement: fromRoot('./src/runtime/index.ts') },
       { find: /^toolprep$/, replacement: fromRoot('./src/contract/index.ts') },
     ],
   },

@@ -1,4 +1,5 @@
 import type { ToolAnnotations } from '../contract/types.js';
+import type { Plan } from './plan.js';
 
 /** A JSON Schema document as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -19,6 +20,8 @@ export interface PreparedTool {
   readonly outputSchema?: JsonSchema;
   readonly annotations?: ToolAnnotations;
   readonly meta?: { readonly [key: string]: unknown };
+  /** How to repair this tool's arguments before its parsers run. */
+  readonly plan: Plan;
   /** SHA-256 (first 16 hex digits) of the canonical JSON of everything above. */
   readonly digest: string;
 }

@@ -4,6 +4,7 @@ import type { ToolContract } from '../contract/types.js';
 import type { JsonSchema, PreparedTool } from '../manifest/types.js';
 import { deepFreeze, digestOf } from './canonical.js';
 import { checkContract } from './check-contract.js';
+import { compilePlan } from './compile-plan.js';
 import { flattenUnions } from './flatten.js';
 import { DEFS_KEY, type Dialect, isSchemaObject } from './json-schema.js';
 import { declaredKeys, mergeParamsIntoInput } from './merge-params.js';
@@ -99,6 +100,10 @@ export function prepareTool(
     ...optional('outputSchema', output && presentOutput(tool, output, warn)),
     ...optional('annotations', annotations),
     ...optional('meta', meta),
+    plan: compilePlan([
+      ...(params ? [{ key: 'params', schema: params }] : []),
+      ...(input ? [{ key: 'input', schema: input }] : []),
+    ]),
   };
   return deepFreeze({ ...prepared, digest: digestOf(prepared) });
 }

@@ -7,7 +7,7 @@ import type { $ZodType } from 'zod/v4/core';
  * arbitrary of values the schema accepts. Values are nominal: what a caller should send.
  */
 export type Spec =
-  | { kind: 'string'; min?: number; max?: number }
+  | { kind: 'string'; min?: number; max?: number; check?: 'email' | 'even' }
   | { kind: 'number'; int: boolean }
   | { kind: 'boolean' }
   | { kind: 'null' }
@@ -33,12 +33,27 @@ export interface Field {
 const FIELD_NAMES = ['a', 'b', 'c', 'd', 'e', 'f'];
 const TAGS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
 
+const stringSpec: fc.Arbitrary<Spec> = fc
+  .record(
+    {
+      kind: fc.constant('string' as const),
+      min: fc.option(fc.nat(3), { nil: undefined }),
+      max: fc.option(fc.integer({ min: 3, max: 12 }), { nil: undefined }),
+      check: fc.constantFrom('email' as const, 'even' as const),
+    },
+    { requiredKeys: ['kind', 'min', 'max'] },
+  )
+  .map((spec) => {
+    // Keep every spec satisfiable, so that sampling never has to filter.
+    if (spec.kind !== 'string' || spec.check === undefined) return spec;
+    if (spec.check === 'email') return { kind: 'string', check: 'email', max: 40 };
+    const min = spec.min === undefined ? undefined : spec.min + (spec.min % 2);
+    const max = spec.max === undefined ? undefined : Math.max(spec.max, (min ?? 0) + 1);
+    return { ...spec, min, max };
+  });
+
 const leafSpec: fc.Arbitrary<Spec> = fc.oneof(
-  fc.record({
-    kind: fc.constant('string' as const),
-    min: fc.option(fc.nat(3), { nil: undefined }),
-    max: fc.option(fc.integer({ min: 3, max: 12 }), { nil: undefined }),
-  }),
+  stringSpec,
   fc.record({ kind: fc.constant('number' as const), int: fc.boolean() }),
   fc.constant({ kind: 'boolean' as const }),
   fc.constant({ kind: 'null' as const }),
@@ -86,6 +101,7 @@ export const specArbitrary: fc.Arbitrary<Spec> = fc.letrec<{ spec: Spec }>((tie)
         kind: fc.constant('union' as const),
         options: fc.array(inner, { minLength: 2, maxLength: 3 }),
       }),
+      { arbitrary: stringOrListSpec(inner), weight: 3 },
       discriminatedSpec(inner),
       fc.record({ kind: fc.constant('nullable' as const), inner }),
       fc
@@ -98,6 +114,17 @@ export const specArbitrary: fc.Arbitrary<Spec> = fc.letrec<{ spec: Spec }>((tie)
     ),
   };
 }).spec;
+
+/** One value or a list: the shape the refusal exists for. */
+function stringOrListSpec(inner: fc.Arbitrary<Spec>): fc.Arbitrary<Spec> {
+  return fc
+    .tuple(
+      stringSpec,
+      fc.oneof({ arbitrary: stringSpec, weight: 3 }, leafSpec, inner),
+      fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+    )
+    .map(([text, item, max]): Spec => ({ kind: 'union', options: [text, { kind: 'array', item, max }] }));
+}
 
 function discriminatedSpec(inner: fc.Arbitrary<Spec>): fc.Arbitrary<Spec> {
   return fc
@@ -130,7 +157,7 @@ function discriminatedSpec(inner: fc.Arbitrary<Spec>): fc.Arbitrary<Spec> {
 export const inputSpecArbitrary: fc.Arbitrary<Spec> = fc.oneof(
   fc.record({
     kind: fc.constant('object' as const),
-    fields: fieldsOf(specArbitrary, 1),
+    fields: fieldsOf(fc.oneof(specArbitrary, stringOrListSpec(specArbitrary)), 1),
     mode: fc.constantFrom('strip' as const, 'strict' as const, 'loose' as const),
   }),
   discriminatedSpec(specArbitrary),
@@ -146,10 +173,10 @@ const Tree: $ZodType = z.object({
 export function buildSchema(spec: Spec): $ZodType {
   switch (spec.kind) {
     case 'string': {
-      let schema = z.string();
+      let schema = spec.check === 'email' ? z.email() : z.string();
       if (spec.min !== undefined) schema = schema.min(spec.min);
       if (spec.max !== undefined) schema = schema.max(spec.max);
-      return schema;
+      return spec.check === 'even' ? schema.refine((value) => value.length % 2 === 0) : schema;
     }
     case 'number':
       return spec.int ? z.number().int() : z.number();
@@ -226,8 +253,16 @@ const treeValue: fc.Arbitrary<unknown> = fc.letrec<{ tree: unknown }>((tie) => (
 /** Values the spec's schema accepts, as a caller would send them (no `undefined` in arrays). */
 export function sampleOf(spec: Spec): fc.Arbitrary<unknown> {
   switch (spec.kind) {
-    case 'string':
-      return fc.string({ minLength: spec.min ?? 0, maxLength: spec.max ?? 10 });
+    case 'string': {
+      const min = spec.min ?? 0;
+      const max = spec.max ?? 10;
+      if (spec.check === 'email') return fc.constantFrom('ab@example.com', 'x.y@test.org');
+      const text = fc.string({ minLength: min, maxLength: max });
+      // min is even here, so dropping one character from an odd string stays within bounds.
+      return spec.check === 'even'
+        ? text.map((value) => (value.length % 2 === 0 ? value : value.slice(0, -1)))
+        : text;
+    }
     case 'number':
       return spec.int
         ? fc.integer()
@@ -290,4 +325,130 @@ function objectSample(fields: Field[], open: boolean): fc.Arbitrary<unknown> {
 
 function isDefaulted(spec: Spec): boolean {
   return spec.kind === 'default' || spec.kind === 'catch';
+}
+
+/** True when the spec takes some raw string (the union member rule). */
+export function takesText(spec: Spec): boolean {
+  switch (spec.kind) {
+    case 'string':
+    case 'enum':
+      return true;
+    case 'literal':
+      return typeof spec.value === 'string';
+    case 'union':
+      return spec.options.some(takesText);
+    case 'nullable':
+    case 'default':
+    case 'catch':
+      return takesText(spec.inner);
+    default:
+      return false;
+  }
+}
+
+function structureOf(spec: Spec): Set<'object' | 'array'> {
+  switch (spec.kind) {
+    case 'object':
+    case 'record':
+    case 'discriminated':
+    case 'tree':
+      return new Set(['object']);
+    case 'array':
+    case 'tuple':
+      return new Set(['array']);
+    case 'union':
+      return new Set(spec.options.flatMap((option) => [...structureOf(option)]));
+    case 'nullable':
+    case 'default':
+    case 'catch':
+      return structureOf(spec.inner);
+    default:
+      return new Set();
+  }
+}
+
+const LIST_ELEMENTS: unknown[] = ['ab', 'abcd', '', 'x@example.com', 1, 2.5, true, null, {}, ['a']];
+
+/** A list near the accepted value: itself, itself three times over, or random elements. */
+function listLike(value: unknown, pick: () => boolean): unknown[] {
+  const list = Array.isArray(value) ? value : [value];
+  if (pick()) return pick() ? list : [...list, ...list, ...list];
+  return listNoise(pick);
+}
+
+/** A list of 0–7 elements picked from strings, emails, numbers and others, by coin flips. */
+function listNoise(pick: () => boolean): unknown[] {
+  const list: unknown[] = [];
+  while (list.length < 7 && pick()) {
+    let index = 0;
+    for (let bit = 1; bit < 16; bit *= 2) if (pick()) index += bit;
+    list.push(LIST_ELEMENTS[index % LIST_ELEMENTS.length]);
+  }
+  return list;
+}
+
+/**
+ * Writes structures inside an accepted value as JSON text where the rule wants structure, each one
+ * when `pick()` says so. With `textLists`, lists at string-owned positions are written too.
+ */
+export function serialiseSome(spec: Spec, value: unknown, pick: () => boolean, textLists = false): unknown {
+  if (textLists && takesText(spec) && spec.kind === 'union' && pick()) {
+    const padding = pick() ? ' \n\t' : '';
+    return `${padding}${JSON.stringify(listLike(value, pick))}${padding}`;
+  }
+  const kind = Array.isArray(value)
+    ? 'array'
+    : typeof value === 'object' && value !== null
+      ? 'object'
+      : undefined;
+  if (!kind) return value;
+  const walked = serialiseInside(spec, value, pick, textLists);
+  const wantsStructure = !takesText(spec) && structureOf(spec).has(kind);
+  const listAtTextPosition = textLists && takesText(spec) && kind === 'array';
+  return (wantsStructure || listAtTextPosition) && pick() ? JSON.stringify(walked) : walked;
+}
+
+function serialiseInside(spec: Spec, value: unknown, pick: () => boolean, textLists: boolean): unknown {
+  const again = (childSpec: Spec, child: unknown) => serialiseSome(childSpec, child, pick, textLists);
+  const fields = (list: Field[], record: Record<string, unknown>) => {
+    const result: Record<string, unknown> = { ...record };
+    for (const field of list)
+      if (field.name in record) result[field.name] = again(field.spec, record[field.name]);
+    return result;
+  };
+  switch (spec.kind) {
+    case 'object':
+      return fields(spec.fields, value as Record<string, unknown>);
+    case 'record':
+      return Object.fromEntries(
+        Object.entries(value as object).map(([key, child]) => [key, again(spec.value, child)]),
+      );
+    case 'array':
+      return (value as unknown[]).map((item) => again(spec.item, item));
+    case 'tuple':
+      return (value as unknown[]).map((item, index) => {
+        const itemSpec = spec.items[index] ?? spec.rest;
+        return itemSpec ? again(itemSpec, item) : item;
+      });
+    case 'discriminated': {
+      const record = value as Record<string, unknown>;
+      const variant = spec.variants.find((candidate) => candidate.tags.includes(record[spec.key] as string));
+      return variant ? fields(variant.fields, record) : value;
+    }
+    case 'union': {
+      const kind = Array.isArray(value) ? 'array' : 'object';
+      const takers = spec.options.filter((option) => structureOf(option).has(kind));
+      return takers.length === 1 ? serialiseInside(takers[0] as Spec, value, pick, textLists) : value;
+    }
+    case 'nullable':
+    case 'default':
+    case 'catch':
+      return serialiseInside(spec.inner, value, pick, textLists);
+    case 'tree': {
+      const node = value as { children?: unknown[] };
+      return node.children ? { ...node, children: node.children.map((child) => again(spec, child)) } : node;
+    }
+    default:
+      return value;
+  }
 }

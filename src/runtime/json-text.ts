@@ -1,0 +1,80 @@
+/** A repair that cannot be made, or an argument toolprep refuses, at a field's path. */
+export class CoercionRefusal extends Error {
+  override readonly name = 'CoercionRefusal';
+  constructor(
+    readonly path: readonly (string | number)[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function formatPath(path: readonly (string | number)[]): string {
+  return path.length === 0 ? '(arguments)' : path.join('.');
+}
+
+export function listAsText(path: readonly (string | number)[]): CoercionRefusal {
+  return new CoercionRefusal(
+    path,
+    `${formatPath(path)} is a list written as text — pass the array itself, not JSON written as text`,
+  );
+}
+
+export function tooDeep(path: readonly (string | number)[], maxDepth: number): CoercionRefusal {
+  return new CoercionRefusal(path, `${formatPath(path)} is nested deeper than ${maxDepth} levels`);
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * Parses JSON text, or returns NOT_JSON. A `__proto__` key is dropped so that it can never reach a
+ * prototype; text nested deeper than `maxDepth` is refused before it is parsed.
+ */
+export function parseJsonText(
+  text: string,
+  path: readonly (string | number)[],
+  maxDepth: number,
+): unknown | typeof NOT_JSON {
+  // The text sits at `path`, so its own nesting counts from there.
+  if (path.length + nestingDepth(text) > maxDepth) throw tooDeep(path, maxDepth);
+  try {
+    return text.includes('__proto__') ? JSON.parse(text, dropProtoKey) : JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}
+parseJsonText.NOT_JSON = NOT_JSON;
+
+function dropProtoKey(key: string, value: unknown): unknown {
+  return key === '__proto__' ? undefined : value;
+}
+
+/** The deepest bracket nesting outside string literals; linear in the text. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 92 /* \ */) index++;
+      else if (code === 34 /* " */) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 91 /* [ */ || code === 123 /* { */) deepest = Math.max(deepest, ++depth);
+    else if (code === 93 /* ] */ || code === 125 /* } */) depth--;
+  }
+  return deepest;
+}
+
+/** The JSON kind of a value, as the plan and the reference see it. */
+export function structureKind(value: unknown): 'object' | 'array' | undefined {
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'object' && value !== null ? 'object' : undefined;
+}
+
+/** A copy of `record` with `key` set as an own property, whatever the key (`__proto__` included). */
+export function withOwn(record: object, key: string, value: unknown): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...record };
+  Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
+  return copy;
+}

@@ -1,0 +1,34 @@
+import { coerceJsonArgs, defineTool } from 'toolprep';
+import { prepareTool } from 'toolprep/build';
+import { applyPlan, type Plan } from 'toolprep/runtime';
+import { expect } from 'vitest';
+import type { $ZodType } from 'zod/v4/core';
+import { acceptsAtPath } from '../../src/runtime/contract-path.js';
+
+export type Outcome = { value: unknown } | { refused: string };
+
+function outcome(run: () => unknown): Outcome {
+  try {
+    return { value: run() };
+  } catch (error) {
+    if ((error as Error).name === 'CoercionRefusal') return { refused: (error as Error).message };
+    throw error;
+  }
+}
+
+export function planOf(input: $ZodType): Plan {
+  return prepareTool(defineTool({ name: 't', description: 'd', input }), {
+    unrepresentable: 'degrade',
+    warn: () => {},
+  }).plan;
+}
+
+/** Runs the compiled plan and the reference on the same arguments; they must agree. */
+export function coerceBothWays(input: $ZodType, args: unknown, plan: Plan = planOf(input)): Outcome {
+  const viaPlan = outcome(() =>
+    applyPlan(plan, args, { acceptsAt: (path, value) => acceptsAtPath({ input }, path, value) }),
+  );
+  const viaReference = outcome(() => coerceJsonArgs(args, input));
+  expect(viaPlan).toEqual(viaReference);
+  return viaPlan;
+}
