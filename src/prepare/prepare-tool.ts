@@ -22,9 +22,22 @@ export interface PrepareToolOptions {
   names?: NameRule;
   /** What a node JSON Schema cannot show does: `'error'` (default) or `'degrade'` to `{}` with a warning. */
   unrepresentable?: 'error' | 'degrade';
+  /**
+   * Extension keys every tool accepts (a tenant, a session): a Zod object. They are advertised in
+   * every document unless `advertise` is false, come first in the plan, and must not clash with a
+   * key the contract declares. The runtime parses them with the same schema, before the contract.
+   */
+  extend?: { schema: $ZodType; advertise?: boolean };
   /** Receives warnings. Default: `console.warn`. */
   warn?: (message: string) => void;
 }
+
+type LeadingField = 'params' | 'extend';
+/** What each leading object is called, and what it is merged with, in a clash. */
+const LEADING_NAMES: Record<LeadingField, string> = {
+  params: 'params and input',
+  extend: 'the extension keys and the contract',
+};
 
 const DIALECTS: Record<keyof PreparedTool['inputSchema'], Dialect> = {
   mcp: 'draft-2020-12',
@@ -53,7 +66,7 @@ export function prepareTool(
   const presentInput = (dialect: Dialect): JsonSchema => {
     const degrade = options.unrepresentable === 'degrade';
     const report = dialect === DIALECTS.mcp;
-    const convert = (field: 'input' | 'params', schema: $ZodType): JsonSchema => {
+    const convert = (field: 'input' | LeadingField, schema: $ZodType): JsonSchema => {
       const { document, unrepresentable } = convertSchema(schema, dialect, 'input');
       for (const node of report ? unrepresentable : []) {
         const problem = { tool, field: `${field}.${node.field}`, message: node.message, hint: node.hint };
@@ -71,18 +84,24 @@ export function prepareTool(
         hint: 'wrap the value in z.object({ ... })',
       });
     }
-    if (params) {
-      const paramsDocument = convert('params', params);
-      const shared = [...declaredKeys(paramsDocument)].filter((key) => declaredKeys(document).has(key));
-      for (const key of report ? shared : []) {
+    // Leading objects are merged in front of input: params, then the extension keys every tool takes.
+    const leading: [LeadingField, $ZodType | undefined][] = [
+      ['params', params],
+      ['extend', options.extend?.advertise === false ? undefined : options.extend?.schema],
+    ];
+    for (const [field, schema] of leading) {
+      if (!schema) continue;
+      const leadingDocument = convert(field, schema);
+      const taken = declaredKeys(document);
+      for (const key of report ? [...declaredKeys(leadingDocument)].filter((key) => taken.has(key)) : []) {
         problems.push({
           tool,
-          field: `params.${key}`,
-          message: `"${key}" is declared by both params and input`,
+          field: `${field}.${key}`,
+          message: `"${key}" is declared by both ${LEADING_NAMES[field]}`,
           hint: 'rename one of them',
         });
       }
-      document = mergeParamsIntoInput(document, paramsDocument, dialect);
+      document = mergeParamsIntoInput(document, leadingDocument, dialect);
     }
     if (options.flatten ?? true) document = flattenUnions(document);
     if (document.type === 'object') return document;
@@ -101,6 +120,7 @@ export function prepareTool(
     ...optional('annotations', annotations),
     ...optional('meta', meta),
     plan: compilePlan([
+      ...(options.extend ? [{ key: 'extend', schema: options.extend.schema }] : []),
       ...(params ? [{ key: 'params', schema: params }] : []),
       ...(input ? [{ key: 'input', schema: input }] : []),
     ]),

@@ -1,0 +1,289 @@
+import { defineTool, type ToolContract } from 'toolprep';
+import { type PrepareToolOptions, prepareTool } from 'toolprep/build';
+import {
+  createToolRuntime,
+  type ToolHandler,
+  type ToolHooks,
+  type ToolRuntimeOptions,
+} from 'toolprep/runtime';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+
+const LIST = 'paths is a list written as text — pass the array itself, not JSON written as text';
+
+/** A tool set as the generated module gives it: prepared tools, and a loader per tool that counts loads. */
+function toolSet(contracts: Record<string, ToolContract>, options: PrepareToolOptions = {}) {
+  const loads: Record<string, number> = {};
+  const tools = Object.entries(contracts).map(([exportName, contract]) =>
+    prepareTool(contract, { exportName, ...options }),
+  );
+  const load = Object.fromEntries(
+    tools.map((tool, index) => [
+      tool.name,
+      async () => {
+        loads[tool.name] = (loads[tool.name] ?? 0) + 1;
+        return Object.values(contracts)[index];
+      },
+    ]),
+  );
+  return { tools, load, loads };
+}
+
+function recordingHooks() {
+  const events: string[] = [];
+  const hooks: ToolHooks = {
+    before: ({ tool }) => events.push(`before ${tool}`),
+    after: ({ tool }) => events.push(`after ${tool}`),
+    error: ({ tool, error }) => events.push(`error ${tool} ${error.code}`),
+  };
+  return { events, hooks };
+}
+
+function counted() {
+  const parses = { count: 0 };
+  const readFiles = defineTool({
+    description: 'Read files.',
+    params: z.strictObject({ root: z.string() }),
+    input: z.strictObject({
+      paths: z.union([z.string(), z.array(z.string())]).transform((paths) => {
+        parses.count++;
+        return Array.isArray(paths) ? paths : [paths];
+      }),
+      options: z.object({ depth: z.number() }).optional(),
+    }),
+  });
+  return { parses, readFiles };
+}
+
+describe('createToolRuntime', () => {
+  test('lists the prepared tools, frozen, without loading any contract', () => {
+    const { readFiles } = counted();
+    const set = toolSet({ readFiles });
+    const runtime = createToolRuntime(set, { handlers: { read_files: () => 'ok' } });
+    expect(runtime.list()).toBe(runtime.list());
+    expect(Object.isFrozen(runtime.list())).toBe(true);
+    expect(runtime.list().map((tool) => tool.name)).toEqual(['read_files']);
+    expect(set.loads).toEqual({});
+  });
+
+  test('a call repairs by the plan, splits params from input, parses each once, and runs the handler', async () => {
+    const { readFiles, parses } = counted();
+    const set = toolSet({ readFiles });
+    const seen: unknown[] = [];
+    const runtime = createToolRuntime(set, {
+      handlers: { read_files: (args: unknown, context: unknown) => seen.push([args, context]) },
+    });
+
+    const repaired = await runtime.call(
+      'read_files',
+      { root: '/r', paths: ['a'], options: '{"depth":2}' },
+      { user: 'u' },
+    );
+    expect(repaired).toEqual({ ok: true, value: 1 });
+    expect(seen[0]).toEqual([{ root: '/r', paths: ['a'], options: { depth: 2 } }, { user: 'u' }]);
+    expect(parses.count).toBe(1);
+
+    await runtime.call('read_files', { root: '/r', paths: 'a.png' });
+    expect(parses.count).toBe(2);
+    expect(set.loads).toEqual({ read_files: 1 });
+  });
+
+  test('one parse: a transform runs exactly once per call, with and without repairs', async () => {
+    const { readFiles, parses } = counted();
+    const runtime = createToolRuntime(toolSet({ readFiles }), { handlers: { read_files: () => null } });
+    const calls = [
+      { root: 'r', paths: 'a' },
+      { root: 'r', paths: ['a', 'b'] },
+      '{"root":"r","paths":["a"],"options":"{\\"depth\\":1}"}',
+    ];
+    for (const [index, args] of calls.entries()) {
+      expect((await runtime.call('read_files', args)).ok).toBe(true);
+      expect(parses.count).toBe(index + 1);
+    }
+  });
+
+  test('a list written as text is a validation error with the message verbatim, seen by the hooks', async () => {
+    const { readFiles, parses } = counted();
+    const { events, hooks } = recordingHooks();
+    const runtime = createToolRuntime(toolSet({ readFiles }), {
+      handlers: { read_files: () => null },
+      hooks,
+    });
+    expect(await runtime.call('read_files', { root: 'r', paths: '["a.png","b.png"]' })).toEqual({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: LIST, issues: [{ path: ['paths'], message: LIST }] },
+    });
+    expect(parses.count).toBe(0);
+    expect(events).toEqual(['before read_files', 'error read_files VALIDATION_ERROR']);
+  });
+
+  test.each([
+    ['a field of the wrong type', { root: 'r', paths: 1 }, /^Invalid arguments: paths: Invalid input/],
+    [
+      'a missing param',
+      { paths: 'a' },
+      /^Invalid arguments: root: Invalid input: expected string, received undefined/,
+    ],
+    ['an input key in a strict object', { root: 'r', paths: 'a', extra: 1 }, /Unrecognized key: "extra"/],
+    [
+      'arguments that are not an object',
+      ['a'],
+      /^Invalid arguments: \(arguments\): The arguments must be an object$/,
+    ],
+    [
+      'arguments nested deeper than the limit',
+      {
+        root: 'r',
+        paths: 'a',
+        options:
+          '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+      },
+      /^options is nested deeper than 64 levels$/,
+    ],
+  ])('%s is a validation error', async (_case, args, message) => {
+    const { readFiles } = counted();
+    const result = await createToolRuntime(toolSet({ readFiles }), {
+      handlers: { read_files: () => null },
+    }).call('read_files', args);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.code).toBe('VALIDATION_ERROR');
+      expect(result.error.message).toMatch(message);
+    }
+  });
+
+  test('an unknown tool names the tools there are', async () => {
+    const { readFiles } = counted();
+    const { events, hooks } = recordingHooks();
+    const runtime = createToolRuntime(toolSet({ readFiles }), {
+      handlers: { read_files: () => null },
+      hooks,
+    });
+    expect(await runtime.call('write_files', {})).toEqual({
+      ok: false,
+      error: {
+        code: 'UNKNOWN_TOOL',
+        message: 'Unknown tool "write_files". Available tools: read_files.',
+        issues: [],
+      },
+    });
+    expect(events).toEqual(['before write_files', 'error write_files UNKNOWN_TOOL']);
+  });
+
+  test('a handler error is reported by its message, without a stack, to the caller and the hooks', async () => {
+    const { readFiles } = counted();
+    const { events, hooks } = recordingHooks();
+    const failing: ToolHandler = () => {
+      throw new Error('disk full');
+    };
+    const runtime = createToolRuntime(toolSet({ readFiles }), { handlers: { read_files: failing }, hooks });
+    expect(await runtime.call('read_files', { root: 'r', paths: 'a' })).toEqual({
+      ok: false,
+      error: { code: 'HANDLER_ERROR', message: 'disk full', issues: [] },
+    });
+    expect(events).toEqual(['before read_files', 'error read_files HANDLER_ERROR']);
+  });
+
+  test('a contract that fails to load is a handler error, retried on the next call', async () => {
+    const { readFiles } = counted();
+    const set = toolSet({ readFiles });
+    let attempts = 0;
+    const load = {
+      read_files: async () => {
+        attempts++;
+        if (attempts === 1) throw new Error('Cannot find module ./tools/files.js');
+        return readFiles;
+      },
+    };
+    const runtime = createToolRuntime({ tools: set.tools, load }, { handlers: { read_files: () => 'ok' } });
+    expect(await runtime.call('read_files', { root: 'r', paths: 'a' })).toEqual({
+      ok: false,
+      error: {
+        code: 'HANDLER_ERROR',
+        message: 'Tool "read_files" could not run: Cannot find module ./tools/files.js',
+        issues: [],
+      },
+    });
+    expect(await runtime.call('read_files', { root: 'r', paths: 'a' })).toEqual({ ok: true, value: 'ok' });
+  });
+
+  test('a refusal deferred to the array member’s own parser works through the loaded contract', async () => {
+    const pick = defineTool({
+      description: 'Pick images.',
+      input: z.object({
+        paths: z.union([z.string(), z.array(z.string().refine((path) => path.endsWith('.png')))]),
+      }),
+    });
+    const runtime = createToolRuntime(toolSet({ pick }), {
+      handlers: { pick: ({ paths }: { paths: unknown }) => paths },
+    });
+    expect(await runtime.call('pick', { paths: '["a.png"]' })).toMatchObject({
+      ok: false,
+      error: { message: LIST },
+    });
+    expect(await runtime.call('pick', { paths: '["a.txt"]' })).toEqual({ ok: true, value: '["a.txt"]' });
+  });
+
+  test.each<[string, Partial<ToolRuntimeOptions>, RegExp]>([
+    [
+      'a tool without a handler',
+      { handlers: {} },
+      /\[toolprep\] no handler for tool "read_files": add it to handlers/,
+    ],
+    [
+      'a handler for no tool',
+      { handlers: { read_files: () => null, old_tool: () => null } },
+      /a handler for "old_tool", which is not a prepared tool/,
+    ],
+  ])('refuses %s at creation', (_case, options, message) => {
+    const { readFiles } = counted();
+    expect(() => createToolRuntime(toolSet({ readFiles }), options as ToolRuntimeOptions)).toThrow(message);
+  });
+});
+
+describe('extension keys', () => {
+  const extendSchema = z.object({ tenant: z.string().transform((tenant) => tenant.toUpperCase()) });
+
+  test('are advertised in every document, and a clash with a contract key is a build error naming both', () => {
+    const { readFiles } = counted();
+    const prepared = prepareTool(readFiles, { exportName: 'readFiles', extend: { schema: extendSchema } });
+    expect(Object.keys(prepared.inputSchema.mcp.properties as object)).toEqual([
+      'tenant',
+      'root',
+      'paths',
+      'options',
+    ]);
+    expect(prepared.inputSchema.agent.required).toEqual(['tenant', 'root', 'paths']);
+    const hidden = prepareTool(readFiles, {
+      exportName: 'readFiles',
+      extend: { schema: extendSchema, advertise: false },
+    });
+    expect(Object.keys(hidden.inputSchema.mcp.properties as object)).toEqual(['root', 'paths', 'options']);
+    const clash = defineTool({ description: 'd', input: z.object({ tenant: z.string() }) });
+    expect(() => prepareTool(clash, { exportName: 'clash', extend: { schema: extendSchema } })).toThrow(
+      /tool "clash", extend\.tenant: "tenant" is declared by both the extension keys and the contract/,
+    );
+  });
+
+  test('are parsed once by their own schema, resolved into the context, and removed before the contract parses', async () => {
+    const { readFiles, parses } = counted();
+    const seen: unknown[] = [];
+    const runtime = createToolRuntime(toolSet({ readFiles }, { extend: { schema: extendSchema } }), {
+      handlers: { read_files: (args: unknown, context: unknown) => seen.push(args, context) },
+      extend: { schema: extendSchema, resolve: ({ tenant }, context) => ({ tenant, caller: context }) },
+    });
+    expect((await runtime.call('read_files', { tenant: 'acme', root: 'r', paths: 'a' }, 'mcp')).ok).toBe(
+      true,
+    );
+    expect(seen).toEqual([
+      { root: 'r', paths: ['a'] },
+      { tenant: 'ACME', caller: 'mcp' },
+    ]);
+    expect(parses.count).toBe(1);
+    const missing = await runtime.call('read_files', { root: 'r', paths: 'a' });
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^Invalid arguments: tenant: /) },
+    });
+  });
+});
