@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { type CommandContext, runCheck, runGenerate, runInspect } from './commands.js';
+import { createOutput } from './output.js';
+import { runWatch } from './watch.js';
+
+const COMMON = `
+Options:
+  --config <file>   the config file (default: toolprep.config.{ts,mts,js,mjs} in the root)
+  --root <dir>      the project root (default: the working directory)
+  --quiet           print only problems
+  --help            show this help`;
+
+const MAIN_HELP = `toolprep: prepare LLM tool surfaces at build time
+
+Usage: toolprep <command> [options]
+
+Commands:
+  generate          discover, load and prepare the tools; write the manifest and the module
+  check             write nothing; exit 1 if the committed manifest or module is stale
+  inspect [name]    show the tools, or one tool's document, plan and size (--json for JSON)
+  watch             regenerate whenever a source file changes
+${COMMON}`;
+
+const HELP: Record<string, string> = {
+  '': MAIN_HELP,
+  generate: `Usage: toolprep generate [options]\n\nDiscovers the tool contracts, prepares them and writes the manifest and the generated module\n(only when their bytes change). Exits 1 on any problem, listing every one.\n${COMMON}`,
+  check: `Usage: toolprep check [options]\n\nWrites nothing. Exits 0 when the committed manifest and module are current; otherwise exits 1\nwith what changed in the tool surface and the unified diff. Use it in CI.\n${COMMON}`,
+  inspect: `Usage: toolprep inspect [name] [--json] [options]\n\nWithout a name, lists the tools with their size as shown to a model; with one, shows its\npresented document as a tree, its coercion plan and its size.\n\n  --json            print the manifest entry (or the whole manifest) as JSON\n${COMMON}`,
+  watch: `Usage: toolprep watch [options]\n\nGenerates, then regenerates whenever a source file under the root changes. Its own output never\ntriggers a run; on problems the last good output stays in place.\n${COMMON}`,
+};
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    process.stderr.write(`[toolprep] ${(error as Error).message}\n\n${MAIN_HELP}\n`);
+    return 1;
+  }
+  const { values, positionals } = parsed;
+  const [command = '', ...rest] = positionals;
+  const output = createOutput(Boolean(values.quiet));
+  if (values.help || command === '' || command === 'help') {
+    output.out(HELP[command === 'help' ? (rest[0] ?? '') : command] ?? MAIN_HELP);
+    return command === '' && !values.help ? 1 : 0;
+  }
+  const root = path.resolve(values.root ?? process.cwd());
+  const context: CommandContext = { root, output, generateOptions: { root, configFile: values.config } };
+  try {
+    switch (command) {
+      case 'generate':
+        return await runGenerate(context);
+      case 'check':
+        return await runCheck(context);
+      case 'inspect':
+        return await runInspect(context, rest[0], Boolean(values.json));
+      case 'watch': {
+        const controller = new AbortController();
+        process.once('SIGINT', () => controller.abort());
+        process.once('SIGTERM', () => controller.abort());
+        return await runWatch(context, controller.signal);
+      }
+      default:
+        output.err(
+          `[toolprep] unknown command "${command}"; the commands are generate, check, inspect, watch`,
+        );
+        return 1;
+    }
+  } catch (error) {
+    output.err(
+      error instanceof Error && error.message.startsWith('[toolprep]')
+        ? error.message
+        : `[toolprep] ${(error as Error).stack ?? error}`,
+    );
+    return 1;
+  }
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      config: { type: 'string' },
+      root: { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      json: { type: 'boolean' },
+    },
+  });
+}
+
+process.exitCode = await main(process.argv.slice(2));

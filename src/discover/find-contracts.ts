@@ -1,0 +1,209 @@
+import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type * as TsMorph from 'ts-morph';
+
+/** A contract export found in source text: where it is and what JSDoc says about it. */
+export interface ContractRef {
+  /** Relative to the root, with forward slashes. */
+  readonly file: string;
+  /** The export's name; `default` for a default export. */
+  readonly exportName: string;
+  readonly line: number;
+  readonly jsdoc?: string;
+}
+
+export interface DiscoveryWarning {
+  readonly file: string;
+  readonly line: number;
+  readonly message: string;
+}
+
+export interface Discovery {
+  readonly refs: readonly ContractRef[];
+  readonly warnings: readonly DiscoveryWarning[];
+  /** Files read past the pre-filter. */
+  readonly parsed: number;
+}
+
+const PACKAGE = 'toolprep';
+const FACTORY = 'defineTool';
+
+// ts-morph bundles its own TypeScript; loading it through require is much faster than import().
+let tsMorph: typeof TsMorph | undefined;
+function loadTsMorph(): typeof TsMorph {
+  tsMorph ??= createRequire(import.meta.url)('ts-morph') as typeof TsMorph;
+  return tsMorph;
+}
+
+/**
+ * Finds exported `defineTool(...)` results in the given files, reading source text only: imports
+ * of `defineTool` from "toolprep" (renamed, or through a namespace, or through a local barrel that
+ * re-exports it) are followed; a local function of the same name is not a tool.
+ */
+export function findContracts(root: string, files: readonly string[]): Discovery {
+  const { Project, Node, SyntaxKind } = loadTsMorph();
+  const project = new Project({
+    useInMemoryFileSystem: false,
+    skipAddingFilesFromTsConfig: true,
+    compilerOptions: { allowJs: true, noResolve: true },
+  });
+  const refs: ContractRef[] = [];
+  const warnings: DiscoveryWarning[] = [];
+  const reexportsFactory = new Map<string, boolean>();
+  let parsed = 0;
+
+  const sourceAt = (file: string): TsMorph.SourceFile =>
+    project.getSourceFile(file) ?? project.addSourceFileAtPath(file);
+
+  /** Does this module specifier, seen from `fromFile`, give toolprep's defineTool? */
+  const providesFactory = (specifier: string, fromFile: string, seen = new Set<string>()): boolean => {
+    if (specifier === PACKAGE) return true;
+    if (!specifier.startsWith('.')) return false;
+    const target = resolveLocal(path.dirname(fromFile), specifier);
+    if (!target || seen.has(target)) return false;
+    seen.add(target);
+    const known = reexportsFactory.get(target);
+    if (known !== undefined) return known;
+    const result = sourceAt(target)
+      .getExportDeclarations()
+      .some((declaration) => {
+        const from = declaration.getModuleSpecifierValue();
+        if (from === undefined || !providesFactory(from, target, seen)) return false;
+        const named = declaration.getNamedExports();
+        return named.length === 0
+          ? !declaration.isNamespaceExport()
+          : named.some((specifierNode) => specifierNode.getName() === FACTORY);
+      });
+    reexportsFactory.set(target, result);
+    return result;
+  };
+
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes(FACTORY)) continue;
+    parsed++;
+    const source = project.createSourceFile(file, text, { overwrite: true });
+    const relative = toPosix(path.relative(root, file));
+    const direct = new Set<string>();
+    const namespaces = new Set<string>();
+    for (const declaration of source.getImportDeclarations()) {
+      if (declaration.isTypeOnly() || !providesFactory(declaration.getModuleSpecifierValue(), file)) continue;
+      const namespace = declaration.getNamespaceImport();
+      if (namespace) namespaces.add(namespace.getText());
+      for (const named of declaration.getNamedImports()) {
+        if (named.getName() === FACTORY && !named.isTypeOnly())
+          direct.add(named.getAliasNode()?.getText() ?? FACTORY);
+      }
+    }
+    if (direct.size === 0 && namespaces.size === 0) continue;
+
+    const exportedAs = exportNamesByLocal(source);
+    for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      const isFactory = Node.isIdentifier(callee)
+        ? direct.has(callee.getText())
+        : Node.isPropertyAccessExpression(callee) &&
+          callee.getName() === FACTORY &&
+          namespaces.has(callee.getExpression().getText());
+      if (!isFactory) continue;
+      const line = call.getStartLineNumber();
+      const holder = outermostExpression(call, Node);
+      const parent = holder.getParent();
+      let exportName: string | undefined;
+      let documented: TsMorph.Node = holder;
+      if (parent && Node.isExportAssignment(parent)) {
+        exportName = 'default';
+        documented = parent;
+      } else if (parent && Node.isVariableDeclaration(parent)) {
+        const statement = parent.getVariableStatement();
+        if (statement) documented = statement;
+        exportName = statement?.isExported() ? parent.getName() : exportedAs.get(parent.getName());
+      }
+      if (exportName === undefined) {
+        warnings.push({
+          file: relative,
+          line,
+          message: 'defineTool() result is not exported, so it is not a tool: export it, or remove it',
+        });
+        continue;
+      }
+      refs.push({ file: relative, exportName, line, ...optionalJsDoc(documented) });
+    }
+  }
+  refs.sort((a, b) => compare(a.file, b.file) || a.line - b.line);
+  return { refs, warnings, parsed };
+}
+
+/** `export { local as name }` and `export default local`, by local name (the first export wins). */
+function exportNamesByLocal(source: TsMorph.SourceFile): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const declaration of source.getExportDeclarations()) {
+    if (declaration.getModuleSpecifierValue() !== undefined) continue;
+    for (const specifier of declaration.getNamedExports()) {
+      const local = specifier.getNameNode().getText();
+      if (!names.has(local)) names.set(local, specifier.getAliasNode()?.getText() ?? local);
+    }
+  }
+  for (const assignment of source.getExportAssignments()) {
+    const local = assignment.getExpression().getText();
+    if (!assignment.isExportEquals() && !names.has(local)) names.set(local, 'default');
+  }
+  return names;
+}
+
+/** Climbs through parentheses, `as`, `satisfies` and `!` around the call. */
+function outermostExpression(node: TsMorph.Node, Node: typeof TsMorph.Node): TsMorph.Node {
+  let current = node;
+  for (let parent = current.getParent(); parent; parent = current.getParent()) {
+    if (
+      Node.isParenthesizedExpression(parent) ||
+      Node.isAsExpression(parent) ||
+      Node.isSatisfiesExpression(parent) ||
+      Node.isNonNullExpression(parent)
+    ) {
+      current = parent;
+    } else break;
+  }
+  return current;
+}
+
+/** The description of the `/** … *\/` comment right before a node, without tags. */
+function optionalJsDoc(node: TsMorph.Node): { jsdoc?: string } {
+  const comment = node
+    .getLeadingCommentRanges()
+    .map((range) => range.getText())
+    .filter((text) => text.startsWith('/**'))
+    .at(-1);
+  if (!comment) return {};
+  const lines = comment
+    .replace(/^\/\*\*/, '')
+    .replace(/\*\/$/, '')
+    .split('\n')
+    .map((line) => line.replace(/^\s*\*?\s?/, '').trimEnd());
+  const tagAt = lines.findIndex((line) => line.startsWith('@'));
+  const description = (tagAt === -1 ? lines : lines.slice(0, tagAt)).join('\n').trim();
+  return description ? { jsdoc: description } : {};
+}
+
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs'];
+
+/** A relative specifier to a file, as TypeScript's NodeNext and bundler resolution would find it. */
+function resolveLocal(directory: string, specifier: string): string | undefined {
+  const base = path.resolve(directory, specifier);
+  const stripped = base.replace(/\.(m?js|jsx)$/, '');
+  const candidates = [
+    base,
+    ...EXTENSIONS.map((extension) => stripped + extension),
+    ...EXTENSIONS.map((extension) => path.join(base, `index${extension}`)),
+  ];
+  return candidates.find((candidate) => statSync(candidate, { throwIfNoEntry: false })?.isFile());
+}
+
+export function toPosix(file: string): string {
+  return file.split(path.sep).join('/');
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

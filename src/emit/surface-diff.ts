@@ -1,0 +1,96 @@
+import type { Manifest, ManifestTool } from '../manifest/manifest.js';
+import { canonicalJson } from '../prepare/canonical.js';
+
+type Properties = Record<string, Record<string, unknown>>;
+
+/**
+ * What changed in the tool surface between two manifests, in words a reviewer reads: tools added,
+ * removed and renamed; fields added, removed, retyped, made required or optional; descriptions.
+ */
+export function describeSurfaceChanges(before: Manifest | undefined, after: Manifest): string[] {
+  const old = new Map((before?.tools ?? []).map((tool) => [tool.name, tool]));
+  const next = new Map(after.tools.map((tool) => [tool.name, tool]));
+  const lines: string[] = [];
+  const renamedFrom = new Map<string, ManifestTool>();
+  for (const tool of after.tools) {
+    if (old.has(tool.name)) continue;
+    const previous = (before?.tools ?? []).find(
+      (candidate) => candidate.source === tool.source && !next.has(candidate.name),
+    );
+    if (previous) renamedFrom.set(tool.name, previous);
+  }
+  const renamedNames = new Set([...renamedFrom.values()].map((tool) => tool.name));
+  for (const tool of before?.tools ?? []) {
+    if (!next.has(tool.name) && !renamedNames.has(tool.name))
+      lines.push(`- tool ${tool.name} removed (was ${tool.source})`);
+  }
+  for (const tool of after.tools) {
+    const previous = old.get(tool.name) ?? renamedFrom.get(tool.name);
+    if (!previous) {
+      lines.push(`+ tool ${tool.name} added (${tool.source})`);
+      continue;
+    }
+    const changes = toolChanges(previous, tool);
+    if (previous.name !== tool.name) lines.push(`~ tool ${previous.name} renamed to ${tool.name}`);
+    else if (changes.length > 0) lines.push(`~ tool ${tool.name}`);
+    lines.push(...changes.map((change) => `    ${change}`));
+  }
+  return lines;
+}
+
+function toolChanges(before: ManifestTool, after: ManifestTool): string[] {
+  const changes: string[] = [];
+  if (before.description !== after.description) changes.push('description changed');
+  const oldProperties = propertiesOf(before);
+  const newProperties = propertiesOf(after);
+  const oldRequired = requiredOf(before);
+  const newRequired = requiredOf(after);
+  for (const key of Object.keys(oldProperties))
+    if (!(key in newProperties)) changes.push(`- field ${key} removed`);
+  for (const [key, schema] of Object.entries(newProperties)) {
+    const previous = oldProperties[key];
+    if (!previous) {
+      changes.push(
+        `+ field ${key} added (${newRequired.has(key) ? 'required' : 'optional'}, ${typeText(schema)})`,
+      );
+      continue;
+    }
+    if (typeText(previous) !== typeText(schema))
+      changes.push(`~ field ${key}: type ${typeText(previous)} → ${typeText(schema)}`);
+    else if (canonicalJson(withoutDescription(previous)) !== canonicalJson(withoutDescription(schema)))
+      changes.push(`~ field ${key}: schema changed`);
+    if (oldRequired.has(key) !== newRequired.has(key))
+      changes.push(`~ field ${key}: now ${newRequired.has(key) ? 'required' : 'optional'}`);
+    if (previous.description !== schema.description) changes.push(`~ field ${key}: description changed`);
+  }
+  if (changes.length === 0 && before.digest !== after.digest)
+    changes.push('schema or plan changed (see the diff)');
+  return changes;
+}
+
+function propertiesOf(tool: ManifestTool): Properties {
+  return (tool.inputSchema.mcp.properties ?? {}) as Properties;
+}
+
+function requiredOf(tool: ManifestTool): Set<string> {
+  return new Set((tool.inputSchema.mcp.required ?? []) as string[]);
+}
+
+/** A short reading of a field's kind: `string`, `string | array`, `enum`, `$ref`, `any`. */
+function typeText(schema: Record<string, unknown>): string {
+  if (Array.isArray(schema.type)) return schema.type.join(' | ');
+  if (typeof schema.type === 'string') return schema.type;
+  if ('$ref' in schema) return '$ref';
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches))
+      return branches.map((branch) => typeText(branch as Record<string, unknown>)).join(' | ');
+  }
+  if ('enum' in schema || 'const' in schema) return 'enum';
+  return 'any';
+}
+
+function withoutDescription(schema: Record<string, unknown>): Record<string, unknown> {
+  const { description: _description, ...rest } = schema;
+  return rest;
+}

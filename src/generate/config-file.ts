@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { loadModules } from '../load/load-modules.js';
+
+const CONFIG_NAMES = [
+  'toolprep.config.ts',
+  'toolprep.config.mts',
+  'toolprep.config.js',
+  'toolprep.config.mjs',
+];
+
+export function findConfigFile(root: string): string | undefined {
+  return CONFIG_NAMES.map((name) => path.join(root, name)).find((file) => existsSync(file));
+}
+
+/** Evaluates the config file with the same loader as the contracts and returns its default export. */
+export async function loadConfigFile(root: string, file: string, cacheDir: string): Promise<unknown> {
+  const relative = path.relative(root, file).split(path.sep).join('/');
+  const loaded = await loadModules(root, [relative], cacheDir);
+  if (!loaded.ok) {
+    throw new Error(
+      `[toolprep] ${relative}: could not be built: ${loaded.failures.map((failure) => failure.message).join('; ')}`,
+    );
+  }
+  const module = loaded.modules.get(relative);
+  if (!module?.exports) {
+    const cause = module?.error instanceof Error ? module.error.message : String(module?.error);
+    throw new Error(`[toolprep] ${relative}: threw while loading: ${cause}`);
+  }
+  if (!('default' in module.exports))
+    throw new Error(
+      `[toolprep] ${relative}: has no default export; write \`export default defineConfig({ ... })\``,
+    );
+  return module.exports.default;
+}

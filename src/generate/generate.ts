@@ -1,0 +1,181 @@
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { glob } from 'tinyglobby';
+import { type ResolvedToolprepConfig, resolveOptions, type ToolprepConfig } from '../config/options.js';
+import { isToolContract } from '../contract/define-tool.js';
+import { type ContractRef, findContracts } from '../discover/find-contracts.js';
+import { type EmittableTool, emitManifest } from '../emit/manifest.js';
+import { emitModule } from '../emit/module.js';
+import { loadModules } from '../load/load-modules.js';
+import type { Manifest } from '../manifest/manifest.js';
+import { prepareTool } from '../prepare/prepare-tool.js';
+import { ToolprepPrepareError } from '../prepare/problems.js';
+import { findConfigFile, loadConfigFile } from './config-file.js';
+import type { GenerateProblem } from './problems.js';
+
+export interface GenerateOptions {
+  /** The project root; paths in the config are relative to it. Default: the working directory. */
+  readonly root?: string;
+  /** A config file to use instead of looking for `toolprep.config.{ts,mts,js,mjs}` in the root. */
+  readonly configFile?: string;
+  /** Options that override the config file (a plugin's inline options). */
+  readonly inline?: ToolprepConfig;
+  /** Receives progress on long runs. */
+  readonly progress?: (message: string) => void;
+}
+
+export interface GeneratedFile {
+  /** Relative to the root. */
+  readonly path: string;
+  readonly text: string;
+}
+
+export interface GenerateResult {
+  readonly config: ResolvedToolprepConfig;
+  /** The manifest and the module, or none when there are problems. */
+  readonly files: readonly GeneratedFile[];
+  readonly manifest?: Manifest;
+  readonly problems: readonly GenerateProblem[];
+  readonly warnings: readonly GenerateProblem[];
+  readonly stats: {
+    readonly scanned: number;
+    readonly parsed: number;
+    readonly tools: number;
+    readonly milliseconds: number;
+  };
+}
+
+/** Discovers, loads and prepares the project's tools and returns what to write. Writes nothing. */
+export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
+  const started = performance.now();
+  const root = path.resolve(options.root ?? process.cwd());
+  const cacheDir = path.join(root, 'node_modules', '.cache', 'toolprep');
+  const configFile = options.configFile ? path.resolve(root, options.configFile) : findConfigFile(root);
+  const fileConfig = configFile ? await loadConfigFile(root, configFile, cacheDir) : undefined;
+  const config = resolveOptions(
+    fileConfig,
+    options.inline,
+    configFile ? path.relative(root, configFile) : 'options',
+  );
+
+  const files = (
+    await glob(config.include, {
+      cwd: root,
+      ignore: [...config.exclude, config.module, config.manifest],
+      absolute: true,
+    })
+  ).sort();
+  const discovery = findContracts(root, files);
+  const problems: GenerateProblem[] = [];
+  const warnings: GenerateProblem[] = discovery.warnings.map(({ file, line, message }) => ({
+    file,
+    line,
+    message,
+  }));
+  const contractFiles = [...new Set(discovery.refs.map((ref) => ref.file))];
+  if (contractFiles.length > 20) options.progress?.(`loading ${contractFiles.length} contract files…`);
+  const loaded = await loadModules(root, contractFiles, cacheDir);
+
+  const prepared: (EmittableTool & { ref: ContractRef })[] = [];
+  if (!loaded.ok) {
+    problems.push(
+      ...loaded.failures.map(({ file, line, message }) => ({
+        file: file && toRelative(root, file),
+        line,
+        message: `could not be built: ${message}`,
+      })),
+    );
+  } else {
+    const reportedModules = new Set<string>();
+    for (const ref of discovery.refs) {
+      const module = loaded.modules.get(ref.file);
+      if (!module?.exports) {
+        if (!reportedModules.has(ref.file)) {
+          reportedModules.add(ref.file);
+          const cause = module?.error instanceof Error ? module.error.message : String(module?.error);
+          problems.push({
+            file: ref.file,
+            message: `threw while loading: ${cause}`,
+            hint: 'contract modules must be free of side effects',
+          });
+        }
+        continue;
+      }
+      const contract = module.exports[ref.exportName];
+      if (!isToolContract(contract)) {
+        problems.push({
+          file: ref.file,
+          line: ref.line,
+          message: `export "${ref.exportName}" is not a tool contract when loaded`,
+          hint: 'export the defineTool() result itself',
+        });
+        continue;
+      }
+      const exportName =
+        ref.exportName === 'default' ? path.posix.basename(ref.file).replace(/\.[^.]+$/, '') : ref.exportName;
+      try {
+        const tool = prepareTool(contract, {
+          exportName,
+          description: ref.jsdoc,
+          flatten: config.flatten,
+          names: config.names,
+          unrepresentable: config.unrepresentable,
+          extend: config.extend,
+          warn: (message) =>
+            warnings.push({ file: ref.file, line: ref.line, message: message.replace(/^\[toolprep\] /, '') }),
+        });
+        prepared.push({ prepared: tool, source: `${ref.file}#${ref.exportName}`, ref });
+      } catch (error) {
+        if (!(error instanceof ToolprepPrepareError)) throw error;
+        problems.push(...error.problems.map((problem) => ({ file: ref.file, line: ref.line, ...problem })));
+      }
+    }
+  }
+  problems.push(...duplicateNames(prepared));
+
+  const stats = {
+    scanned: files.length,
+    parsed: discovery.parsed,
+    tools: prepared.length,
+    milliseconds: performance.now() - started,
+  };
+  if (problems.length > 0) return { config, files: [], problems, warnings, stats };
+  const manifestText = emitManifest(prepared);
+  const manifest = JSON.parse(manifestText) as Manifest;
+  const moduleText = emitModule(manifest.tools, {
+    modulePath: config.module,
+    importExtension: config.importExtension,
+  });
+  return {
+    config,
+    files: [
+      { path: config.manifest, text: manifestText },
+      { path: config.module, text: moduleText },
+    ],
+    manifest,
+    problems,
+    warnings,
+    stats,
+  };
+}
+
+function duplicateNames(tools: readonly (EmittableTool & { ref: ContractRef })[]): GenerateProblem[] {
+  const byName = new Map<string, ContractRef[]>();
+  for (const { prepared, ref } of tools)
+    byName.set(prepared.name, [...(byName.get(prepared.name) ?? []), ref]);
+  return [...byName].flatMap(([name, refs]) =>
+    refs.length < 2
+      ? []
+      : refs.map((ref) => ({
+          file: ref.file,
+          line: ref.line,
+          tool: name,
+          message: `the name "${name}" is used by ${refs.length} tools: ${refs.map((other) => `${other.file}:${other.line}`).join(', ')}`,
+          hint: 'give one of them another `name`',
+        })),
+  );
+}
+
+function toRelative(root: string, file: string): string {
+  return path.relative(root, path.resolve(root, file)).split(path.sep).join('/');
+}

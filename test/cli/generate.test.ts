@@ -1,0 +1,176 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+
+const projects: FixtureProject[] = [];
+function project(name: string): FixtureProject {
+  const copy = copyFixture(name);
+  projects.push(copy);
+  return copy;
+}
+afterEach(() => {
+  for (const copy of projects.splice(0)) copy.remove();
+});
+
+const TOOLS = [
+  'delete_files',
+  'edit_note',
+  'note_stats',
+  'read_files',
+  'search',
+  'set_outline',
+  'tag_notes',
+  'write_file',
+];
+
+describe('toolprep generate and check on the fixture project', () => {
+  test('generate writes the manifest and the module; check then exits 0; generating again changes nothing', () => {
+    const fixture = project('project');
+    const generated = fixture.cli('generate');
+    expect(generated.status).toBe(0);
+    expect(generated.stdout).toMatch(
+      /^toolprep: 10 files scanned, 8 tools found in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts\n$/,
+    );
+    expect(generated.stderr).toBe(
+      '[toolprep] warning: src/tools/notes.ts:19: defineTool() result is not exported, so it is not a tool: export it, or remove it\n',
+    );
+
+    const manifest = JSON.parse(fixture.read('toolprep.manifest.json'));
+    expect(manifest.tools.map((tool: { name: string }) => tool.name)).toEqual(TOOLS);
+    expect(manifest.tools.find((tool: { name: string }) => tool.name === 'read_files')).toMatchObject({
+      description: 'Read one file or several files from the workspace.',
+      source: 'src/tools/files.ts#readFiles',
+    });
+    expect(manifest.tools.find((tool: { name: string }) => tool.name === 'search')).toMatchObject({
+      description: 'Search the workspace for text.',
+      source: 'src/tools/search.ts#default',
+    });
+    expect(manifest.totals.tools).toBe(8);
+    expect(fixture.read('toolprep.manifest.json')).not.toContain(fixture.dir);
+
+    const modified = statSync(path.join(fixture.dir, 'toolprep.manifest.json')).mtimeMs;
+    expect(fixture.cli('check')).toMatchObject({
+      status: 0,
+      stdout: expect.stringMatching(/the committed tool surface is current/),
+    });
+    expect(fixture.cli('generate').stdout).toMatch(/everything was up to date/);
+    expect(statSync(path.join(fixture.dir, 'toolprep.manifest.json')).mtimeMs).toBe(modified);
+    expect(readdirSync(fixture.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  test('editing a contract makes check exit 1, naming what changed, with the diff, and writing nothing', () => {
+    const fixture = project('project');
+    fixture.cli('generate');
+    const before = fixture.read('toolprep.manifest.json');
+    fixture.write(
+      'src/tools/stats.ts',
+      fixture
+        .read('src/tools/stats.ts')
+        .replace("description: 'Count notes, words and tags.'", "description: 'Count notes and words.'")
+        .replace(
+          "by: z.enum(['tag', 'month']).optional()",
+          "by: z.enum(['tag', 'month']), since: z.string().optional()",
+        ),
+    );
+    fixture.write(
+      'src/tools/search.ts',
+      fixture.read('src/tools/search.ts').replace('export default', 'export const find ='),
+    );
+    const check = fixture.cli('check');
+    expect(check.status).toBe(1);
+    expect(check.stdout).toContain(
+      'toolprep check: the committed tool surface is stale: toolprep.manifest.json, src/toolprep.gen.ts',
+    );
+    expect(check.stdout).toContain(
+      '~ tool note_stats\n      description changed\n      ~ field by: now required\n      + field since added (optional, string)',
+    );
+    expect(check.stdout).toContain('- tool search removed (was src/tools/search.ts#default)');
+    expect(check.stdout).toContain('+ tool find added (src/tools/search.ts#find)');
+    expect(check.stdout).toContain('Run `toolprep generate` and commit the result.');
+    expect(check.stdout).toMatch(/^--- a\/toolprep\.manifest\.json\tcommitted$/m);
+    expect(check.stdout).toMatch(/^- {6}"description": "Count notes, words and tags\.",$/m);
+    expect(fixture.read('toolprep.manifest.json')).toBe(before);
+  });
+
+  test('a renamed tool is reported as renamed', () => {
+    const fixture = project('project');
+    fixture.cli('generate');
+    fixture.write(
+      'src/tools/notes.ts',
+      fixture
+        .read('src/tools/notes.ts')
+        .replace("description: 'Set the tags", "name: 'set_tags',\n  description: 'Set the tags"),
+    );
+    expect(fixture.cli('check').stdout).toContain('~ tool tag_notes renamed to set_tags');
+  });
+
+  test('output bytes do not depend on the order in which files are found', () => {
+    const first = project('project');
+    const second = project('project');
+    second.write(
+      'toolprep.config.ts',
+      "export default { include: ['src/tools/*.ts', 'src/*.ts', 'src/lib/**/*.ts'] };\n",
+    );
+    expect(first.cli('generate').status).toBe(0);
+    expect(second.cli('generate').status).toBe(0);
+    for (const file of ['toolprep.manifest.json', 'src/toolprep.gen.ts'])
+      expect(second.read(file)).toBe(first.read(file));
+  });
+
+  test('inspect lists the tools with their sizes, shows one as a tree, or prints JSON', () => {
+    const fixture = project('project');
+    const list = fixture.cli('inspect');
+    expect(list.status).toBe(0);
+    expect(
+      list.stdout
+        .split('\n')
+        .slice(0, -2)
+        .map((line) => line.split(/\s+/)[0]),
+    ).toEqual(TOOLS);
+    expect(list.stdout).toMatch(/^total\s+\d+ tokens {2}8 tools$/m);
+    const one = fixture.cli('inspect', 'edit_note');
+    expect(one.stdout).toContain('    body?: string  Required if action = create');
+    const json = JSON.parse(fixture.cli('inspect', 'edit_note', '--json').stdout);
+    expect(json).toMatchObject({
+      name: 'edit_note',
+      source: 'src/tools/notes.ts#editNote',
+      plan: { root: { tag: 'action' } },
+    });
+    expect(fixture.cli('inspect', 'nope')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('[toolprep] no tool named "nope"; the tools are: delete_files, '),
+    });
+  });
+
+  test('every command has --help, and an unknown command is an error', () => {
+    const fixture = project('project');
+    for (const command of ['generate', 'check', 'inspect', 'watch']) {
+      expect(fixture.cli(command, '--help')).toMatchObject({
+        status: 0,
+        stdout: expect.stringContaining(`Usage: toolprep ${command}`),
+      });
+    }
+    expect(fixture.cli('--help').stdout).toContain('Commands:');
+    expect(fixture.cli('build')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('[toolprep] unknown command "build"'),
+    });
+    expect(fixture.cli('generate', '--frobnicate')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining("Unknown option '--frobnicate'"),
+    });
+  });
+});
+
+describe('every broken project exits 1 with its message, and writes nothing', () => {
+  const cases = readdirSync(path.join(REPO, 'fixtures/broken')).sort();
+  test.each(cases)('%s', (name) => {
+    const fixture = project(`broken/${name}`);
+    const expected = readFileSync(path.join(REPO, 'fixtures/broken', name, 'expected.txt'), 'utf8').trim();
+    const result = fixture.cli('generate');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(expected);
+    expect(readdirSync(fixture.dir)).not.toContain('toolprep.manifest.json');
+  });
+});

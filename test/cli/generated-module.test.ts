@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+
+let fixture: FixtureProject;
+beforeAll(() => {
+  fixture = copyFixture('project');
+  expect(fixture.cli('generate').status).toBe(0);
+});
+afterAll(() => fixture.remove());
+
+function typeCheck(): { status: number | null; output: string } {
+  const result = spawnSync(
+    process.execPath,
+    [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+    { cwd: fixture.dir, encoding: 'utf8' },
+  );
+  return { status: result.status, output: result.stdout + result.stderr };
+}
+
+describe('the generated module', () => {
+  test('type-checks with tsc, and checks each handler against its contract', () => {
+    expect(typeCheck()).toEqual({ status: 0, output: '' });
+    const server = fixture.read('src/server.ts');
+    fixture.write(
+      'src/server.ts',
+      server.replace(
+        'note_stats: async () => ({ notes: 0, words: 0 })',
+        'note_stats: async ({ by }) => ({ notes: by, words: 0 })',
+      ),
+    );
+    const broken = typeCheck();
+    expect(broken.status).not.toBe(0);
+    expect(broken.output).toMatch(
+      /src\/server\.ts\(\d+,\d+\): error TS2322: Type 'Promise<\{ notes: "tag" \| "month" \| undefined; words: number; \}>' is not assignable to type '\{ notes: number; words: number; \}/,
+    );
+    fixture.write('src/server.ts', server);
+  });
+
+  test('a server built from it lists the tools without importing Zod or any contract module', async () => {
+    const out = path.join(fixture.dir, 'out');
+    await build({
+      entryPoints: [path.join(fixture.dir, 'src/**/*.ts')],
+      outdir: out,
+      outbase: path.join(fixture.dir, 'src'),
+      format: 'esm',
+      platform: 'node',
+      logLevel: 'silent',
+    });
+    // A module-resolution hook records every module the process resolves.
+    const log = path.join(fixture.dir, 'resolved.log');
+    writeFileSync(
+      path.join(fixture.dir, 'record-modules.mjs'),
+      `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');\n  return result;\n}\n`,
+    );
+    writeFileSync(
+      path.join(fixture.dir, 'register.mjs'),
+      "import { register } from 'node:module';\nregister('./record-modules.mjs', import.meta.url);\n",
+    );
+    writeFileSync(
+      path.join(fixture.dir, 'out/list.mjs'),
+      "import { runtime } from './server.js';\nconsole.log(JSON.stringify(runtime.list().map((tool) => tool.name)));\n",
+    );
+    const run = spawnSync(process.execPath, ['--import', './register.mjs', 'out/list.mjs'], {
+      cwd: fixture.dir,
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    const manifest = JSON.parse(fixture.read('toolprep.manifest.json'));
+    expect(JSON.parse(run.stdout)).toEqual(manifest.tools.map((tool: { name: string }) => tool.name));
+    const resolved = readFileSync(log, 'utf8').trim().split('\n');
+    expect(resolved.some((url) => url.endsWith('/out/server.js'))).toBe(true);
+    expect(resolved.filter((url) => url.includes('/zod/') || url.includes('/out/tools/'))).toEqual([]);
+  });
+});

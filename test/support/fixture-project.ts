@@ -1,0 +1,74 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = path.join(REPO, 'dist/src/cli/main.js');
+
+export interface FixtureProject {
+  readonly dir: string;
+  read(file: string): string;
+  write(file: string, text: string): void;
+  /** Runs the built toolprep CLI in the project, as a user would. */
+  cli(...args: string[]): { status: number | null; stdout: string; stderr: string };
+  remove(): void;
+}
+
+/**
+ * Copies a fixture folder to a fresh temporary project whose node_modules link toolprep (this
+ * repository, built) and zod, so that the CLI runs on it exactly as on a user's project.
+ */
+export function copyFixture(name: string): FixtureProject {
+  const dir = mkdtempSync(path.join(tmpdir(), `toolprep-${name.replaceAll('/', '-')}-`));
+  cpSync(path.join(REPO, 'fixtures', name), dir, { recursive: true });
+  mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(REPO, path.join(dir, 'node_modules/toolprep'), 'dir');
+  symlinkSync(path.join(REPO, 'node_modules/zod'), path.join(dir, 'node_modules/zod'), 'dir');
+  return {
+    dir,
+    read: (file) => readFileSync(path.join(dir, file), 'utf8'),
+    write: (file, text) => writeFileSync(path.join(dir, file), text),
+    cli: (...args) => {
+      const result = spawnSync(process.execPath, [CLI, ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Starts a long-running CLI command and collects its output. */
+export function startCli(project: FixtureProject, ...args: string[]) {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: project.dir,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  const waitFor = async (pattern: RegExp, timeoutMs = 20_000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(stdout)) {
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${pattern}; output so far:\n${stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return {
+    output: () => stdout,
+    waitFor,
+    stop: async () => {
+      child.kill('SIGINT');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
