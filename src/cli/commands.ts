@@ -21,9 +21,10 @@ async function generateOrReport(context: CommandContext): Promise<GenerateResult
   return result.problems.length > 0 ? undefined : result;
 }
 
-function summary(result: GenerateResult): string {
-  const { scanned, tools, milliseconds } = result.stats;
-  return `${scanned} file${scanned === 1 ? '' : 's'} scanned, ${tools} tool${tools === 1 ? '' : 's'} found in ${Math.round(milliseconds)} ms`;
+export function summary(result: GenerateResult): string {
+  const { scanned, tools, fromCache, milliseconds } = result.stats;
+  const cached = fromCache > 0 ? ` (${fromCache} file${fromCache === 1 ? '' : 's'} from cache)` : '';
+  return `${scanned} file${scanned === 1 ? '' : 's'} scanned, ${tools} tool${tools === 1 ? '' : 's'} found${cached} in ${Math.round(milliseconds)} ms`;
 }
 
 export async function runGenerate(context: CommandContext): Promise<number> {

@@ -10,6 +10,7 @@ Options:
   --config <file>   the config file (default: toolprep.config.{ts,mts,js,mjs} in the root)
   --root <dir>      the project root (default: the working directory)
   --quiet           print only problems
+  --no-cache        evaluate every contract file, ignoring node_modules/.cache/toolprep
   --help            show this help`;
 
 const MAIN_HELP = `toolprep: prepare LLM tool surfaces at build time
@@ -47,7 +48,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     return command === '' && !values.help ? 1 : 0;
   }
   const root = path.resolve(values.root ?? process.cwd());
-  const context: CommandContext = { root, output, generateOptions: { root, configFile: values.config } };
+  const context: CommandContext = {
+    root,
+    output,
+    generateOptions: { root, configFile: values.config, cache: !values['no-cache'] },
+  };
   try {
     switch (command) {
       case 'generate':
@@ -88,6 +93,7 @@ function parse(argv: readonly string[]) {
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       json: { type: 'boolean' },
+      'no-cache': { type: 'boolean' },
     },
   });
 }

@@ -2,7 +2,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
 import { writeChangedFiles } from '../emit/write-files.js';
 import { generate } from '../generate/generate.js';
-import type { CommandContext } from './commands.js';
+import { type CommandContext, summary } from './commands.js';
 import { reportProblems } from './output.js';
 
 const WATCHED = /\.(m?ts|tsx|m?js)$/;
@@ -31,9 +31,7 @@ export async function runWatch(context: CommandContext, signal: AbortSignal): Pr
     const written = await writeChangedFiles(root, result.files);
     if (!output.quiet) {
       const what = written.length > 0 ? `wrote ${written.join(', ')}` : 'no change';
-      output.out(
-        `toolprep: ${reason}: ${result.stats.tools} tools in ${Math.round(result.stats.milliseconds)} ms; ${what}`,
-      );
+      output.out(`toolprep: ${reason}: ${summary(result)}; ${what}`);
     }
   };
   const schedule = (reason: string): void => {

@@ -6,10 +6,11 @@ import { isToolContract } from '../contract/define-tool.js';
 import { type ContractRef, findContracts } from '../discover/find-contracts.js';
 import { type EmittableTool, emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
-import { loadModules } from '../load/load-modules.js';
+import { type LoadedModule, loadModules } from '../load/load-modules.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
 import { ToolprepPrepareError } from '../prepare/problems.js';
+import { PreparedCache } from './cache.js';
 import { findConfigFile, loadConfigFile } from './config-file.js';
 import type { GenerateProblem } from './problems.js';
 
@@ -20,6 +21,8 @@ export interface GenerateOptions {
   readonly configFile?: string;
   /** Options that override the config file (a plugin's inline options). */
   readonly inline?: ToolprepConfig;
+  /** Use the persistent cache under node_modules/.cache/toolprep. Default true. */
+  readonly cache?: boolean;
   /** Receives progress on long runs. */
   readonly progress?: (message: string) => void;
 }
@@ -39,8 +42,11 @@ export interface GenerateResult {
   readonly warnings: readonly GenerateProblem[];
   readonly stats: {
     readonly scanned: number;
+    /** Files past the text pre-filter. */
     readonly parsed: number;
     readonly tools: number;
+    /** Contract files whose tools came from the cache, unevaluated. */
+    readonly fromCache: number;
     readonly milliseconds: number;
   };
 }
@@ -72,11 +78,26 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     line,
     message,
   }));
-  const contractFiles = [...new Set(discovery.refs.map((ref) => ref.file))];
-  if (contractFiles.length > 20) options.progress?.(`loading ${contractFiles.length} contract files…`);
-  const loaded = await loadModules(root, contractFiles, cacheDir);
+  const cache = options.cache === false ? undefined : await PreparedCache.open(root, cacheDir, config);
+  const refsByFile = new Map<string, ContractRef[]>();
+  for (const ref of discovery.refs) refsByFile.set(ref.file, [...(refsByFile.get(ref.file) ?? []), ref]);
 
-  const prepared: (EmittableTool & { ref: ContractRef })[] = [];
+  const prepared: FoundTool[] = [];
+  const toLoad: string[] = [];
+  for (const [file, refs] of refsByFile) {
+    const hit = cache?.lookup(file, cache.keyOf(file, refs));
+    if (!hit) {
+      toLoad.push(file);
+      continue;
+    }
+    warnings.push(...hit.warnings);
+    for (const tool of hit.tools) {
+      const ref = refs.find((candidate) => candidate.exportName === tool.exportName) as ContractRef;
+      prepared.push({ prepared: tool.prepared, source: `${file}#${tool.exportName}`, ref });
+    }
+  }
+  if (toLoad.length > 20) options.progress?.(`[toolprep] loading ${toLoad.length} contract files…`);
+  const loaded = await loadModules(root, toLoad, cacheDir);
   if (!loaded.ok) {
     problems.push(
       ...loaded.failures.map(({ file, line, message }) => ({
@@ -86,57 +107,35 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       })),
     );
   } else {
-    const reportedModules = new Set<string>();
-    for (const ref of discovery.refs) {
-      const module = loaded.modules.get(ref.file);
-      if (!module?.exports) {
-        if (!reportedModules.has(ref.file)) {
-          reportedModules.add(ref.file);
-          const cause = module?.error instanceof Error ? module.error.message : String(module?.error);
-          problems.push({
-            file: ref.file,
-            message: `threw while loading: ${cause}`,
-            hint: 'contract modules must be free of side effects',
-          });
-        }
-        continue;
-      }
-      const contract = module.exports[ref.exportName];
-      if (!isToolContract(contract)) {
-        problems.push({
-          file: ref.file,
-          line: ref.line,
-          message: `export "${ref.exportName}" is not a tool contract when loaded`,
-          hint: 'export the defineTool() result itself',
+    for (const file of toLoad) {
+      const refs = refsByFile.get(file) ?? [];
+      const module = loaded.modules.get(file);
+      const result = prepareFile(refs, module, config);
+      problems.push(...result.problems);
+      warnings.push(...result.warnings);
+      prepared.push(...result.tools);
+      if (cache && module && result.problems.length === 0) {
+        const tools = result.tools.map((tool) => ({
+          exportName: tool.ref.exportName,
+          prepared: tool.prepared,
+        }));
+        cache.store(file, {
+          key: cache.keyOf(file, refs),
+          inputs: module.inputs,
+          tools,
+          warnings: result.warnings,
         });
-        continue;
-      }
-      const exportName =
-        ref.exportName === 'default' ? path.posix.basename(ref.file).replace(/\.[^.]+$/, '') : ref.exportName;
-      try {
-        const tool = prepareTool(contract, {
-          exportName,
-          description: ref.jsdoc,
-          flatten: config.flatten,
-          names: config.names,
-          unrepresentable: config.unrepresentable,
-          extend: config.extend,
-          warn: (message) =>
-            warnings.push({ file: ref.file, line: ref.line, message: message.replace(/^\[toolprep\] /, '') }),
-        });
-        prepared.push({ prepared: tool, source: `${ref.file}#${ref.exportName}`, ref });
-      } catch (error) {
-        if (!(error instanceof ToolprepPrepareError)) throw error;
-        problems.push(...error.problems.map((problem) => ({ file: ref.file, line: ref.line, ...problem })));
       }
     }
   }
+  await cache?.save();
   problems.push(...duplicateNames(prepared));
 
   const stats = {
     scanned: files.length,
     parsed: discovery.parsed,
     tools: prepared.length,
+    fromCache: cache?.hits ?? 0,
     milliseconds: performance.now() - started,
   };
   if (problems.length > 0) return { config, files: [], problems, warnings, stats };
@@ -159,7 +158,61 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   };
 }
 
-function duplicateNames(tools: readonly (EmittableTool & { ref: ContractRef })[]): GenerateProblem[] {
+type FoundTool = EmittableTool & { readonly ref: ContractRef };
+
+/** Prepares the contracts one loaded file exports; every problem is located at its export. */
+function prepareFile(
+  refs: readonly ContractRef[],
+  module: LoadedModule | undefined,
+  config: ResolvedToolprepConfig,
+): { tools: FoundTool[]; problems: GenerateProblem[]; warnings: GenerateProblem[] } {
+  const tools: FoundTool[] = [];
+  const problems: GenerateProblem[] = [];
+  const warnings: GenerateProblem[] = [];
+  const [first] = refs;
+  if (!module?.exports) {
+    const cause = module?.error instanceof Error ? module.error.message : String(module?.error);
+    problems.push({
+      file: first?.file,
+      message: `threw while loading: ${cause}`,
+      hint: 'contract modules must be free of side effects',
+    });
+    return { tools, problems, warnings };
+  }
+  for (const ref of refs) {
+    const contract = module.exports[ref.exportName];
+    if (!isToolContract(contract)) {
+      problems.push({
+        file: ref.file,
+        line: ref.line,
+        message: `export "${ref.exportName}" is not a tool contract when loaded`,
+        hint: 'export the defineTool() result itself',
+      });
+      continue;
+    }
+    const exportName =
+      ref.exportName === 'default' ? path.posix.basename(ref.file).replace(/\.[^.]+$/, '') : ref.exportName;
+    try {
+      const tool = prepareTool(contract, {
+        exportName,
+        description: ref.jsdoc,
+        flatten: config.flatten,
+        names: config.names,
+        unrepresentable: config.unrepresentable,
+        extend: config.extend,
+        warn: (message) =>
+          warnings.push({ file: ref.file, line: ref.line, message: message.replace(/^\[toolprep\] /, '') }),
+      });
+      tools.push({ prepared: tool, source: `${ref.file}#${ref.exportName}`, ref });
+    } catch (error) {
+      if (!(error instanceof ToolprepPrepareError)) throw error;
+      problems.push(...error.problems.map((problem) => ({ file: ref.file, line: ref.line, ...problem })));
+    }
+  }
+  return { tools, problems, warnings };
+}
+
+function duplicateNames(tools: readonly FoundTool[]): GenerateProblem[] {
   const byName = new Map<string, ContractRef[]>();
   for (const { prepared, ref } of tools)
     byName.set(prepared.name, [...(byName.get(prepared.name) ?? []), ref]);

@@ -174,3 +174,32 @@ describe('every broken project exits 1 with its message, and writes nothing', ()
     expect(readdirSync(fixture.dir)).not.toContain('toolprep.manifest.json');
   });
 });
+
+describe('the persistent cache', () => {
+  test('gives the same bytes cold, warm and off; skips unchanged files; follows a changed dependency', () => {
+    const fixture = project('project');
+    const files = ['toolprep.manifest.json', 'src/toolprep.gen.ts'];
+    const cold = fixture.cli('generate');
+    expect(cold.stdout).not.toContain('from cache');
+    const coldBytes = files.map((file) => fixture.read(file));
+
+    const warm = fixture.cli('generate');
+    expect(warm.stdout).toMatch(/8 tools found \(5 files from cache\)/);
+    expect(warm.stderr).toContain('src/tools/notes.ts:19: defineTool() result is not exported');
+    expect(files.map((file) => fixture.read(file))).toEqual(coldBytes);
+
+    for (const file of files) fixture.write(file, '');
+    expect(fixture.cli('generate', '--no-cache').stdout).not.toContain('from cache');
+    expect(files.map((file) => fixture.read(file))).toEqual(coldBytes);
+    for (const file of files) fixture.write(file, '');
+    fixture.cli('generate');
+    expect(files.map((file) => fixture.read(file))).toEqual(coldBytes);
+
+    // files.ts imports lib/paths.ts: changing the dependency must re-evaluate files.ts.
+    fixture.write('src/lib/paths.ts', fixture.read('src/lib/paths.ts').replace('A path, or a list of paths', 'One path or several'));
+    const changed = fixture.cli('generate');
+    expect(changed.stdout).toMatch(/8 tools found \(4 files from cache\)/);
+    const readFiles = JSON.parse(fixture.read('toolprep.manifest.json')).tools.find((tool: { name: string }) => tool.name === 'read_files');
+    expect(readFiles.inputSchema.mcp.properties.paths.description).toBe('One path or several');
+  });
+});
