@@ -57,7 +57,7 @@ export class PreparedCache {
     return new PreparedCache(root, directory, files, config);
   }
 
-  keyOf(file: string, refs: readonly ContractRef[]): string {
+  keyOf(refs: readonly ContractRef[]): string {
     return hash(canonicalJson([this.environment, refs.map((ref) => [ref.exportName, ref.jsdoc ?? null])]));
   }
 

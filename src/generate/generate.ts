@@ -85,7 +85,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const prepared: FoundTool[] = [];
   const toLoad: string[] = [];
   for (const [file, refs] of refsByFile) {
-    const hit = cache?.lookup(file, cache.keyOf(file, refs));
+    const hit = cache?.lookup(file, cache.keyOf(refs));
     if (!hit) {
       toLoad.push(file);
       continue;
@@ -120,7 +120,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
           prepared: tool.prepared,
         }));
         cache.store(file, {
-          key: cache.keyOf(file, refs),
+          key: cache.keyOf(refs),
           inputs: module.inputs,
           tools,
           warnings: result.warnings,

@@ -196,10 +196,15 @@ describe('the persistent cache', () => {
     expect(files.map((file) => fixture.read(file))).toEqual(coldBytes);
 
     // files.ts imports lib/paths.ts: changing the dependency must re-evaluate files.ts.
-    fixture.write('src/lib/paths.ts', fixture.read('src/lib/paths.ts').replace('A path, or a list of paths', 'One path or several'));
+    fixture.write(
+      'src/lib/paths.ts',
+      fixture.read('src/lib/paths.ts').replace('A path, or a list of paths', 'One path or several'),
+    );
     const changed = fixture.cli('generate');
     expect(changed.stdout).toMatch(/8 tools found \(4 files from cache\)/);
-    const readFiles = JSON.parse(fixture.read('toolprep.manifest.json')).tools.find((tool: { name: string }) => tool.name === 'read_files');
+    const readFiles = JSON.parse(fixture.read('toolprep.manifest.json')).tools.find(
+      (tool: { name: string }) => tool.name === 'read_files',
+    );
     expect(readFiles.inputSchema.mcp.properties.paths.description).toBe('One path or several');
   });
 });

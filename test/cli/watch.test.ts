@@ -9,11 +9,22 @@ test('watch regenerates when a contract changes, and never because of its own ou
   const watcher = startCli(fixture, 'watch');
   try {
     await watcher.waitFor(/watching for changes/);
-    expect(watcher.output()).toMatch(/toolprep: start: 10 files scanned, 8 tools found in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts/);
+    expect(watcher.output()).toMatch(
+      /toolprep: start: 10 files scanned, 8 tools found in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts/,
+    );
 
-    fixture.write('src/tools/stats.ts', fixture.read('src/tools/stats.ts').replace('Count notes, words and tags.', 'Count notes and words.'));
-    await watcher.waitFor(/src\/tools\/stats\.ts changed: 10 files scanned, 8 tools found \(4 files from cache\) in \d+ ms; wrote toolprep\.manifest\.json/);
-    expect(JSON.parse(fixture.read('toolprep.manifest.json')).tools.find((tool: { name: string }) => tool.name === 'note_stats').description).toBe('Count notes and words.');
+    fixture.write(
+      'src/tools/stats.ts',
+      fixture.read('src/tools/stats.ts').replace('Count notes, words and tags.', 'Count notes and words.'),
+    );
+    await watcher.waitFor(
+      /src\/tools\/stats\.ts changed: 10 files scanned, 8 tools found \(4 files from cache\) in \d+ ms; wrote toolprep\.manifest\.json/,
+    );
+    expect(
+      JSON.parse(fixture.read('toolprep.manifest.json')).tools.find(
+        (tool: { name: string }) => tool.name === 'note_stats',
+      ).description,
+    ).toBe('Count notes and words.');
 
     // Its own writes must not start another run: wait well past the debounce and count the runs.
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -21,7 +32,13 @@ test('watch regenerates when a contract changes, and never because of its own ou
 
     // A broken edit keeps the last good output and reports the problem; fixing it recovers.
     const good = fixture.read('toolprep.manifest.json');
-    fixture.write('src/tools/stats.ts', fixture.read('src/tools/stats.ts').replace("name: 'note_stats'", '').replace("description: 'Count notes and words.'", "description: ''"));
+    fixture.write(
+      'src/tools/stats.ts',
+      fixture
+        .read('src/tools/stats.ts')
+        .replace("name: 'note_stats'", '')
+        .replace("description: 'Count notes and words.'", "description: ''"),
+    );
     await watcher.waitFor(/tool "note_stats", description: has an empty description/);
     expect(fixture.read('toolprep.manifest.json')).toBe(good);
   } finally {
