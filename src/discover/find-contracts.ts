@@ -72,7 +72,7 @@ export function findContracts(root: string, files: readonly string[]): Discovery
         if (from === undefined || !providesFactory(from, target, seen)) return false;
         const named = declaration.getNamedExports();
         return named.length === 0
-          ? !declaration.isNamespaceExport()
+          ? declaration.getNamespaceExport() === undefined
           : named.some((specifierNode) => specifierNode.getName() === FACTORY);
       });
     reexportsFactory.set(target, result);

@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
@@ -141,6 +143,34 @@ describe('toolprep generate and check on the fixture project', () => {
       status: 1,
       stderr: expect.stringContaining('[toolprep] no tool named "nope"; the tools are: delete_files, '),
     });
+  });
+
+  test('--root, --config and --quiet work from another directory', () => {
+    const fixture = project('project');
+    fixture.write(
+      'custom.config.ts',
+      "export default { manifest: 'tools.json', module: 'src/tools.gen.ts' };\n",
+    );
+    const result = spawnSync(
+      process.execPath,
+      [
+        path.join(REPO, 'dist/src/cli/main.js'),
+        'generate',
+        '--root',
+        fixture.dir,
+        '--config',
+        'custom.config.ts',
+        '--quiet',
+      ],
+      {
+        cwd: tmpdir(),
+        encoding: 'utf8',
+      },
+    );
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(fixture.read('tools.json')).totals.tools).toBe(8);
+    expect(fixture.read('src/tools.gen.ts')).toContain('export const tools: ToolSet');
   });
 
   test('every command has --help, and an unknown command is an error', () => {

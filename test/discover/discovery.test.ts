@@ -1,0 +1,176 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { generate } from 'toolprep/build';
+import { afterEach, describe, expect, test } from 'vitest';
+import { REPO } from '../support/fixture-project.js';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A throwaway project with these source files; toolprep and zod linked in. */
+function projectWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'toolprep-discovery-'));
+  made.push(dir);
+  mkdirSync(path.join(dir, 'node_modules'));
+  symlinkSync(REPO, path.join(dir, 'node_modules/toolprep'));
+  symlinkSync(path.join(REPO, 'node_modules/zod'), path.join(dir, 'node_modules/zod'));
+  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+const Z = "import { z } from 'zod';\n";
+const input = 'input: z.object({ q: z.string() })';
+
+async function discovered(files: Record<string, string>) {
+  const result = await generate({ root: projectWith(files), cache: false });
+  return {
+    tools: (result.manifest?.tools ?? []).map((tool) => [tool.name, tool.source, tool.description]),
+    problems: result.problems.map((problem) => problem.message),
+    warnings: result.warnings.map((warning) => `${warning.file}:${warning.line} ${warning.message}`),
+  };
+}
+
+describe('discovery', () => {
+  test.each<[string, Record<string, string>, string[][]]>([
+    [
+      'export const',
+      {
+        'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}export const searchFiles = defineTool({ description: 'd', ${input} });\n`,
+      },
+      [['search_files', 'src/a.ts#searchFiles', 'd']],
+    ],
+    [
+      'a renamed import',
+      {
+        'src/a.ts': `import { defineTool as tool } from 'toolprep';\n${Z}export const find = tool({ description: 'd', ${input} });\n`,
+      },
+      [['find', 'src/a.ts#find', 'd']],
+    ],
+    [
+      'a namespace import',
+      {
+        'src/a.ts': `import * as tp from 'toolprep';\n${Z}export const find = tp.defineTool({ description: 'd', ${input} });\n`,
+      },
+      [['find', 'src/a.ts#find', 'd']],
+    ],
+    [
+      'export default of a call',
+      {
+        'src/read-notes.ts': `import { defineTool } from 'toolprep';\n${Z}export default defineTool({ description: 'd', ${input} });\n`,
+      },
+      [['read-notes', 'src/read-notes.ts#default', 'd']],
+    ],
+    [
+      'export default of a local',
+      {
+        'src/b.ts': `import { defineTool } from 'toolprep';\n${Z}const t = defineTool({ description: 'd', ${input} });\nexport default t;\n`,
+      },
+      [['b', 'src/b.ts#default', 'd']],
+    ],
+    [
+      'export { local as name }',
+      {
+        'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}const local = defineTool({ description: 'd', ${input} });\nexport { local as listNotes };\n`,
+      },
+      [['list_notes', 'src/a.ts#listNotes', 'd']],
+    ],
+    [
+      'a wrapped call (satisfies, parentheses)',
+      {
+        'src/a.ts': `import { defineTool, type ToolContract } from 'toolprep';\n${Z}export const wrapped = (defineTool({ description: 'd', ${input} })) satisfies ToolContract;\n`,
+      },
+      [['wrapped', 'src/a.ts#wrapped', 'd']],
+    ],
+    [
+      'defineTool through a local `export *` barrel',
+      {
+        'src/lib/index.ts': "export * from 'toolprep';\n",
+        'src/a.ts': `import { defineTool } from './lib/index.js';\n${Z}export const viaBarrel = defineTool({ description: 'd', ${input} });\n`,
+      },
+      [['via_barrel', 'src/a.ts#viaBarrel', 'd']],
+    ],
+    [
+      'defineTool through a directory barrel with a named re-export',
+      {
+        'src/lib/index.ts': "export { defineTool } from 'toolprep';\n",
+        'src/a.ts': `import * as lib from './lib';\n${Z}export const viaDirectory = lib.defineTool({ description: 'd', ${input} });\n`,
+      },
+      [['via_directory', 'src/a.ts#viaDirectory', 'd']],
+    ],
+    [
+      'tools re-exported by a barrel are found once, where they are defined',
+      {
+        'src/tools/a.ts': `import { defineTool } from 'toolprep';\n${Z}export const one = defineTool({ description: 'd', ${input} });\n`,
+        'src/tools/index.ts': "export * from './a.js';\nexport { one as uno } from './a.js';\n",
+      },
+      [['one', 'src/tools/a.ts#one', 'd']],
+    ],
+    [
+      'JSDoc gives the description, without its tags',
+      {
+        'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}/**\n * Find notes.\n * By title.\n * @deprecated use search\n */\nexport const find = defineTool({ ${input} });\n`,
+      },
+      [['find', 'src/a.ts#find', 'Find notes.\nBy title.']],
+    ],
+    [
+      'a local function named defineTool is not a tool',
+      {
+        'src/a.ts':
+          "function defineTool(x: object) { return x; }\nexport const fake = defineTool({ description: 'd' });\n",
+      },
+      [],
+    ],
+    [
+      'a defineTool from another package is not a tool',
+      {
+        'src/a.ts':
+          "import { defineTool } from 'other-tools';\nexport const fake = defineTool({ description: 'd' });\n",
+      },
+      [],
+    ],
+    [
+      'a type-only import is not a tool factory',
+      {
+        'src/a.ts':
+          "import type { defineTool } from 'toolprep';\nexport const fake = (null as unknown as typeof defineTool)({ description: 'd' });\n",
+      },
+      [],
+    ],
+  ])('%s', async (_case, files, tools) => {
+    expect((await discovered(files)).tools).toEqual(tools);
+  });
+
+  test('a defineTool result that is not exported is a warning with its file and line', async () => {
+    const result = await discovered({
+      'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}\nconst hidden = defineTool({ description: 'd', ${input} });\nvoid hidden;\n`,
+    });
+    expect(result.tools).toEqual([]);
+    expect(result.warnings).toEqual([
+      'src/a.ts:4 defineTool() result is not exported, so it is not a tool: export it, or remove it',
+    ]);
+  });
+
+  test('a syntax error is reported with its file and line, and nothing is generated', async () => {
+    const result = await generate({
+      root: projectWith({
+        'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}export const broken = defineTool({ description: 'd', ${input} );\n`,
+      }),
+      cache: false,
+    });
+    expect(result.files).toEqual([]);
+    expect(result.problems).toEqual([
+      expect.objectContaining({
+        file: 'src/a.ts',
+        line: 3,
+        message: expect.stringMatching(/^could not be built: Expected "}" but found "\)"/),
+      }),
+    ]);
+  });
+});
