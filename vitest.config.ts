@@ -8,6 +8,12 @@ export default defineConfig({
     // Tests import the package by its public name; these resolve to the sources, not dist/.
     alias: [
       { find: /^toolprep\/build$/, replacement: fromRoot('./src/build.ts') },
+      { find: /^toolprep\/rspack$/, replacement: fromRoot('./plugin/rspack.ts') },
+      { find: /^toolprep\/webpack$/, replacement: fromRoot('./plugin/webpack.ts') },
+      { find: /^toolprep\/esbuild$/, replacement: fromRoot('./plugin/esbuild.ts') },
+      { find: /^toolprep\/rolldown$/, replacement: fromRoot('./plugin/rolldown.ts') },
+      { find: /^toolprep\/rollup$/, replacement: fromRoot('./plugin/rollup.ts') },
+      { find: /^toolprep\/vite$/, replacement: fromRoot('./plugin/vite.ts') },
       { find: /^toolprep\/runtime$/, replacement: fromRoot('./src/runtime/index.ts') },
       { find: /^toolprep$/, replacement: fromRoot('./src/contract/index.ts') },
     ],

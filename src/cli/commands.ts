@@ -1,9 +1,7 @@
-import path from 'node:path';
-import { createTwoFilesPatch } from 'diff';
-import { describeSurfaceChanges } from '../emit/surface-diff.js';
-import { readText, writeChangedFiles } from '../emit/write-files.js';
+import { writeChangedFiles } from '../emit/write-files.js';
+import { compareWithDisk } from '../generate/check.js';
 import { type GenerateOptions, type GenerateResult, generate } from '../generate/generate.js';
-import type { Manifest, ManifestTool } from '../manifest/manifest.js';
+import type { ManifestTool } from '../manifest/manifest.js';
 import { type Output, reportProblems } from './output.js';
 
 export interface CommandContext {
@@ -41,50 +39,15 @@ export async function runGenerate(context: CommandContext): Promise<number> {
 export async function runCheck(context: CommandContext): Promise<number> {
   const result = await generateOrReport(context);
   if (!result) return 1;
-  const { out, paint } = context.output;
-  const stale: { path: string; before: string | undefined; after: string }[] = [];
-  for (const file of result.files) {
-    const before = await readText(path.resolve(context.root, file.path));
-    if (before !== file.text) stale.push({ path: file.path, before, after: file.text });
-  }
-  if (stale.length === 0) {
-    if (!context.output.quiet) out(`toolprep: the committed tool surface is current (${summary(result)})`);
+  const report = await compareWithDisk(context.root, result);
+  if (report.stale.length === 0) {
+    if (!context.output.quiet)
+      context.output.out(`toolprep: the committed tool surface is current (${summary(result)})`);
     return 0;
   }
-  out(
-    paint.red(
-      `toolprep check: the committed tool surface is stale: ${stale.map((file) => file.path).join(', ')}`,
-    ),
-  );
-  const committed = await readManifest(context.root, result.config.manifest);
-  const changes = describeSurfaceChanges(committed, result.manifest as Manifest);
-  if (changes.length > 0) {
-    out('\nWhat changed in the tool surface:');
-    for (const line of changes) out(`  ${line}`);
-  }
-  out(`\nRun \`toolprep generate\` and commit the result.\n`);
-  for (const file of stale) {
-    out(
-      createTwoFilesPatch(
-        `a/${file.path}`,
-        `b/${file.path}`,
-        file.before ?? '',
-        file.after,
-        'committed',
-        'generated',
-      ).trimEnd(),
-    );
-  }
+  const [headline, ...rest] = report.text.split('\n');
+  context.output.out([context.output.paint.red(headline ?? ''), ...rest].join('\n'));
   return 1;
-}
-
-async function readManifest(root: string, manifestPath: string): Promise<Manifest | undefined> {
-  const text = await readText(path.resolve(root, manifestPath));
-  try {
-    return text === undefined ? undefined : (JSON.parse(text) as Manifest);
-  } catch {
-    return undefined;
-  }
 }
 
 export async function runInspect(

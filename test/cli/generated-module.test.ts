@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+import { runRecordingModules } from '../support/record-modules.js';
 
 let fixture: FixtureProject;
 beforeAll(() => {
@@ -50,28 +51,15 @@ describe('the generated module', () => {
       platform: 'node',
       logLevel: 'silent',
     });
-    // A module-resolution hook records every module the process resolves.
-    const log = path.join(fixture.dir, 'resolved.log');
-    writeFileSync(
-      path.join(fixture.dir, 'record-modules.mjs'),
-      `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');\n  return result;\n}\n`,
-    );
-    writeFileSync(
-      path.join(fixture.dir, 'register.mjs'),
-      "import { register } from 'node:module';\nregister('./record-modules.mjs', import.meta.url);\n",
-    );
     writeFileSync(
       path.join(fixture.dir, 'out/list.mjs'),
       "import { runtime } from './server.js';\nconsole.log(JSON.stringify(runtime.list().map((tool) => tool.name)));\n",
     );
-    const run = spawnSync(process.execPath, ['--import', './register.mjs', 'out/list.mjs'], {
-      cwd: fixture.dir,
-      encoding: 'utf8',
-    });
+    const run = runRecordingModules(fixture.dir, 'out/list.mjs');
     expect(run.stderr).toBe('');
     const manifest = JSON.parse(fixture.read('toolprep.manifest.json'));
     expect(JSON.parse(run.stdout)).toEqual(manifest.tools.map((tool: { name: string }) => tool.name));
-    const resolved = readFileSync(log, 'utf8').trim().split('\n');
+    const { resolved } = run;
     expect(resolved.some((url) => url.endsWith('/out/server.js'))).toBe(true);
     expect(resolved.filter((url) => url.includes('/zod/') || url.includes('/out/tools/'))).toEqual([]);
   });

@@ -1,0 +1,4 @@
+import { unplugin } from './index.js';
+
+/** toolprep for rolldown: `plugins: [toolprep()]`. */
+export default unplugin.rolldown;
