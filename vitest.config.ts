@@ -8,6 +8,7 @@ export default defineConfig({
     // Tests import the package by its public name; these resolve to the sources, not dist/.
     alias: [
       { find: /^toolprep\/build$/, replacement: fromRoot('./src/build.ts') },
+      { find: /^toolprep\/mcp$/, replacement: fromRoot('./src/surfaces/mcp.ts') },
       { find: /^toolprep\/rspack$/, replacement: fromRoot('./plugin/rspack.ts') },
       { find: /^toolprep\/webpack$/, replacement: fromRoot('./plugin/webpack.ts') },
       { find: /^toolprep\/esbuild$/, replacement: fromRoot('./plugin/esbuild.ts') },

@@ -1,44 +1,80 @@
-// Until the example MCP server lands, the demo prepares the example contracts, shows what a model
-// would be shown for each one, and calls a tool through the runtime with the mistakes models make.
+// `npm run demo`: build the example notes server with the toolprep Vite plugin, show the prepared
+// tool surface, then start the server over stdio and call it with the official MCP SDK client:
+// one call with double-serialised arguments (repaired), one with a list written as text
+// (refused), and one sent correctly.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-const { prepareTool } = await import('../dist/src/build.js');
-const { createToolRuntime } = await import('../dist/src/runtime/index.js');
-const contracts = await import('./demo-tools.mjs');
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const example = path.join(repo, 'examples/notes-server');
+const bold = (text) => (process.stdout.isTTY ? `\u001b[1m${text}\u001b[22m` : text);
+const step = (text) => console.log(`\n${bold(text)}`);
 
-const tools = Object.entries(contracts).map(([exportName, contract]) =>
-  prepareTool(contract, { exportName }),
-);
-for (const tool of tools) {
-  const bytes = JSON.stringify(tool.inputSchema.mcp).length;
-  console.log(`\n${tool.name}  (${bytes} bytes, digest ${tool.digest})`);
-  console.log(`  ${tool.description}`);
-  console.log(JSON.stringify(tool.inputSchema.mcp, null, 2).replace(/^/gm, '  '));
+step('1. Build toolprep, then the example server with the toolprep Vite plugin');
+execFileSync('npm', ['run', '--silent', 'build'], { cwd: repo, stdio: 'inherit' });
+const { build } = await import('vite');
+const started = performance.now();
+await build({ configFile: path.join(example, 'vite.config.ts'), logLevel: 'warn' });
+console.log(`   built examples/notes-server/dist/server.js in ${Math.round(performance.now() - started)} ms`);
+
+step('2. The prepared tool surface (examples/notes-server/toolprep.manifest.json)');
+const manifest = JSON.parse(readFileSync(path.join(example, 'toolprep.manifest.json'), 'utf8'));
+for (const tool of manifest.tools) {
+  const fields = Object.keys(tool.inputSchema.mcp.properties ?? {}).join(', ');
+  console.log(`   ${tool.name.padEnd(13)} ${String(tool.size.tokens).padStart(4)} tokens  (${fields})`);
 }
+console.log(
+  `   ${'total'.padEnd(13)} ${String(manifest.totals.tokens).padStart(4)} tokens in ${manifest.totals.tools} tools`,
+);
 
-const runtime = createToolRuntime(
-  { tools, load: { read_files: () => contracts.readFiles, edit_note: () => contracts.editNote } },
+step('3. Start the server over stdio and connect the official MCP client');
+const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+const client = new Client({ name: 'toolprep-demo', version: '1.0.0' });
+await client.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(example, 'dist/server.js')],
+    stderr: 'inherit',
+  }),
+);
+const { tools } = await client.listTools();
+console.log(`   tools/list: ${tools.map((tool) => tool.name).join(', ')}`);
+
+const show = async (label, name, args) => {
+  step(label);
+  console.log(`   → ${name} ${JSON.stringify(args)}`);
+  const result = await client.callTool({ name, arguments: args });
+  const text = result.content.map((part) => part.text).join('\n');
+  console.log(`   ← ${result.isError ? 'isError: ' : ''}${text}`);
+  return result;
+};
+const repaired = await show(
+  '4. Double-serialised arguments: the outline and its children arrive as JSON text, and are repaired',
+  'set_outline',
   {
-    handlers: {
-      read_files: ({ paths, encoding }) => `read ${paths.join(', ')} as ${encoding}`,
-      edit_note: (args) => `edited: ${JSON.stringify(args)}`,
-    },
+    path: 'ideas/today.md',
+    outline: JSON.stringify([
+      { title: 'Plan', children: JSON.stringify([{ title: 'Build' }, { title: 'Ship' }]) },
+    ]),
   },
 );
-const calls = [
-  ['a correct call', 'read_files', { paths: ['notes/a.md', 'notes/b.md'] }],
-  [
-    'double-serialised arguments (repaired)',
-    'edit_note',
-    '{"notebook":"work","action":"rename","title":"todo","to":"done"}',
-  ],
-  ['a list written as text (refused)', 'read_files', { paths: '["notes/a.md","notes/b.md"]' }],
-];
-console.log('\nCalls through the runtime:');
-for (const [label, name, args] of calls) {
-  const result = await runtime.call(name, args);
-  console.log(`\n  ${label}: ${name} ${JSON.stringify(args)}`);
-  console.log(`  → ${result.ok ? result.value : `${result.error.code}: ${result.error.message}`}`);
-}
-console.log('\nThe MCP server demo (a real client over stdio) is coming; see the open issues.');
+const refused = await show(
+  '5. A list written as text where a path or a list is taken: refused, not misread as one path',
+  'read_notes',
+  {
+    paths: '["ideas/today.md","todo.md"]',
+  },
+);
+const correct = await show('6. The same call sent correctly', 'read_notes', {
+  paths: ['ideas/today.md', 'todo.md'],
+});
+await client.close();
+
+const ok = !repaired.isError && refused.isError && !correct.isError;
+console.log(
+  `\n${ok ? 'Demo finished: repaired, refused and answered as expected.' : 'Demo failed: see above.'}`,
+);
+process.exit(ok ? 0 : 1);

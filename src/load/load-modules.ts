@@ -1,7 +1,9 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Message } from 'esbuild';
+import type { Message, Plugin } from 'esbuild';
 
 export interface LoadedModule {
   /** The module's exports, or undefined when it threw while loading. */
@@ -54,6 +56,7 @@ export async function loadModules(
       logLevel: 'silent',
       entryNames: '[dir]/[name]',
       outExtension: { '.js': '.mjs' },
+      plugins: selfReference(root),
     }).catch((error: { errors?: Message[] }) => error);
     if (!('metafile' in result) || !result.metafile) {
       const errors = (result as { errors?: Message[] }).errors ?? [];
@@ -87,6 +90,38 @@ export async function loadModules(
   } finally {
     // Loaded modules live in memory now; the bundle is not needed again.
     await rm(outdir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A project may import itself by its package name (`import { x } from 'my-package'`). Node
+ * resolves that only from inside the package, and the bundle sits under node_modules/.cache, so
+ * such imports are resolved here, from the root, and kept external as file URLs.
+ */
+function selfReference(root: string): Plugin[] {
+  const packageJson = nearestPackageJson(root);
+  const ownName = packageJson && (JSON.parse(readFileSync(packageJson, 'utf8')) as { name?: string }).name;
+  if (!packageJson || !ownName) return [];
+  const require = createRequire(packageJson);
+  return [
+    {
+      name: 'toolprep-self-reference',
+      setup(build) {
+        build.onResolve({ filter: /^[^./]/ }, ({ path: specifier }) => {
+          if (specifier !== ownName && !specifier.startsWith(`${ownName}/`)) return undefined;
+          return { path: pathToFileURL(require.resolve(specifier)).href, external: true };
+        });
+      },
+    },
+  ];
+}
+
+/** The package.json whose scope holds `directory`, as Node finds it. */
+function nearestPackageJson(directory: string): string | undefined {
+  for (let current = directory; ; current = path.dirname(current)) {
+    const candidate = path.join(current, 'package.json');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(current) === current) return undefined;
   }
 }
 

@@ -1,0 +1,3 @@
+import { defineConfig } from 'toolprep/build';
+
+export default defineConfig({ include: ['src/**/*.ts'] });

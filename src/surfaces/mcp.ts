@@ -1,0 +1,170 @@
+import {
+  createServer as createHttpServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { PreparedTool } from '../manifest/types.js';
+import type { ToolRuntime } from '../runtime/runner.js';
+
+export interface McpServerInfo {
+  readonly name: string;
+  readonly version: string;
+}
+
+export interface AttachToolsOptions {
+  /** Tools per `tools/list` page; longer lists are paged with a cursor. Default 200. */
+  readonly pageSize?: number;
+}
+
+/** The `tools/list` entries, built once per runtime from the prepared documents, never converted. */
+const listings = new WeakMap<ToolRuntime, readonly Tool[]>();
+
+function listingOf(runtime: ToolRuntime): readonly Tool[] {
+  let tools = listings.get(runtime);
+  if (!tools) {
+    tools = Object.freeze(runtime.list().map(toListedTool));
+    listings.set(runtime, tools);
+  }
+  return tools;
+}
+
+function toListedTool(tool: PreparedTool): Tool {
+  return Object.freeze({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema.mcp as Tool['inputSchema'],
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool.meta ? { _meta: tool.meta } : {}),
+  });
+}
+
+/**
+ * Serves the runtime's tools on a low-level MCP `Server` the caller already has (with its own
+ * resources and prompts): `tools/list` answers with the prepared documents as they are, and
+ * `tools/call` goes through `runtime.call`, so every call gets the plan and one parse.
+ */
+export function attachTools(server: Server, runtime: ToolRuntime, options: AttachToolsOptions = {}): Server {
+  const pageSize = options.pageSize ?? 200;
+  const outputs = new Set(
+    runtime
+      .list()
+      .filter((tool) => tool.outputSchema)
+      .map((tool) => tool.name),
+  );
+  server.registerCapabilities({ tools: {} });
+
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const tools = listingOf(runtime);
+    const cursor = request.params?.cursor;
+    const start = cursor === undefined ? 0 : Number.parseInt(Buffer.from(cursor, 'base64url').toString(), 10);
+    if (!Number.isInteger(start) || start < 0 || start > tools.length) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid cursor "${cursor}": pass the nextCursor of the previous page`,
+      );
+    }
+    if (start === 0 && tools.length <= pageSize) return { tools: tools as Tool[] };
+    const end = start + pageSize;
+    return {
+      tools: tools.slice(start, end),
+      ...(end < tools.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}),
+    };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args = {} } = request.params;
+    const result = await runtime.call(name, args, extra);
+    if (!result.ok) {
+      // A tool that does not exist is the caller's protocol error; anything else is the tool's answer.
+      if (result.error.code === 'UNKNOWN_TOOL')
+        throw new McpError(ErrorCode.InvalidParams, result.error.message);
+      return { content: [{ type: 'text', text: result.error.message }], isError: true };
+    }
+    const text = typeof result.value === 'string' ? result.value : (JSON.stringify(result.value) ?? 'null');
+    return outputs.has(name)
+      ? { content: [{ type: 'text', text }], structuredContent: result.value as Record<string, unknown> }
+      : { content: [{ type: 'text', text }] };
+  });
+  return server;
+}
+
+/** A low-level MCP `Server` with the tools capability, serving the runtime's tools. */
+export function createMcpServer(
+  runtime: ToolRuntime,
+  info: McpServerInfo,
+  options: AttachToolsOptions = {},
+): Server {
+  return attachTools(
+    new Server({ name: info.name, version: info.version }, { capabilities: { tools: {} } }),
+    runtime,
+    options,
+  );
+}
+
+/** Serves the tools over stdio (the process's stdin and stdout). */
+export async function serveStdio(
+  runtime: ToolRuntime,
+  info: McpServerInfo,
+  options: AttachToolsOptions = {},
+): Promise<Server> {
+  const server = createMcpServer(runtime, info, options);
+  await server.connect(new StdioServerTransport());
+  return server;
+}
+
+/**
+ * A Node request handler for MCP over Streamable HTTP, stateless: a fresh server per request,
+ * which costs next to nothing because the tool surface is prepared.
+ */
+export function createMcpHttpHandler(
+  runtime: ToolRuntime,
+  info: McpServerInfo,
+  options: AttachToolsOptions = {},
+) {
+  return async (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> => {
+    const server = createMcpServer(runtime, info, options);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    response.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response, parsedBody);
+  };
+}
+
+/** Listens for MCP over Streamable HTTP on `port` (0 for any free port), at every path. */
+export async function serveHttp(
+  runtime: ToolRuntime,
+  info: McpServerInfo,
+  port: number,
+  options: AttachToolsOptions = {},
+): Promise<HttpServer> {
+  const handle = createMcpHttpHandler(runtime, info, options);
+  const server = createHttpServer((request, response) => {
+    handle(request, response).catch((error: Error) => {
+      if (!response.headersSent)
+        response
+          .writeHead(500)
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: error.message }, id: null }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
+}
