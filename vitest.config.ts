@@ -9,6 +9,8 @@ export default defineConfig({
     alias: [
       { find: /^toolprep\/build$/, replacement: fromRoot('./src/build.ts') },
       { find: /^toolprep\/mcp$/, replacement: fromRoot('./src/surfaces/mcp.ts') },
+      { find: /^toolprep\/cli$/, replacement: fromRoot('./src/surfaces/cli.ts') },
+      { find: /^toolprep\/ai$/, replacement: fromRoot('./src/surfaces/ai.ts') },
       { find: /^toolprep\/rspack$/, replacement: fromRoot('./plugin/rspack.ts') },
       { find: /^toolprep\/webpack$/, replacement: fromRoot('./plugin/webpack.ts') },
       { find: /^toolprep\/esbuild$/, replacement: fromRoot('./plugin/esbuild.ts') },

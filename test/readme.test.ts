@@ -1,39 +1,46 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { defineTool } from 'toolprep';
 import { prepareTool } from 'toolprep/build';
 import { createToolRuntime } from 'toolprep/runtime';
 import { expect, test } from 'vitest';
 import { z } from 'zod';
 
-// The README's example, statement for statement: what it claims must stay true.
-test('the README example gives what it says', async () => {
-  const readFiles = defineTool({
-    description: 'Read one file or several files from the workspace.',
-    input: z.object({
-      paths: z.union([z.string(), z.array(z.string())]).describe('A path, or a list of paths'),
-      encoding: z.enum(['utf8', 'base64']).default('utf8'),
-    }),
+// The README's quick start, step by step (prepareTool standing in for the generated module):
+// what it claims must stay true.
+test('the README quick start does what it says', async () => {
+  const readNotes = defineTool({
+    description: 'Read one note, or several at once.',
+    input: z.object({ paths: z.union([z.string(), z.array(z.string())]) }),
     annotations: { readOnlyHint: true },
   });
+  const tools = {
+    tools: [prepareTool(readNotes, { exportName: 'readNotes' })],
+    load: { read_notes: () => readNotes },
+  };
+  const handlers = {
+    read_notes: async ({ paths }: { paths: string | string[] }) =>
+      Promise.all([paths].flat().map((file) => readFile(file, 'utf8'))),
+  };
+  const runtime = createToolRuntime(tools, { handlers });
 
-  const prepared = prepareTool(readFiles, { exportName: 'readFiles' });
-  expect(prepared.name).toBe('read_files');
-  expect(prepared.inputSchema.mcp).toMatchObject({
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    type: 'object',
-  });
-  expect(Object.isFrozen(prepared.inputSchema.mcp)).toBe(true);
-  expect(prepared.inputSchema.agent.$schema).toBe('http://json-schema.org/draft-07/schema#');
-
-  const runtime = createToolRuntime(
-    { tools: [prepared], load: { read_files: () => readFiles } },
-    { handlers: { read_files: ({ paths }: { paths: string[] }) => paths } },
-  );
-  expect(await runtime.call('read_files', { paths: ['a.png'] })).toEqual({ ok: true, value: ['a.png'] });
-  expect(await runtime.call('read_files', { paths: '["a.png"]' })).toMatchObject({
-    ok: false,
-    error: {
-      code: 'VALIDATION_ERROR',
-      message: expect.stringMatching(/^paths is a list written as text — /),
-    },
-  });
+  const dir = mkdtempSync(path.join(tmpdir(), 'toolprep-readme-'));
+  try {
+    const [a, b] = [path.join(dir, 'a.md'), path.join(dir, 'b.md')];
+    writeFileSync(a, 'A');
+    writeFileSync(b, 'B');
+    expect(await runtime.call('read_notes', { paths: [a, b] })).toEqual({ ok: true, value: ['A', 'B'] });
+    expect(await runtime.call('read_notes', { paths: a })).toEqual({ ok: true, value: ['A'] });
+    expect(await runtime.call('read_notes', { paths: JSON.stringify([a, b]) })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'paths is a list written as text — pass the array itself, not JSON written as text',
+      },
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

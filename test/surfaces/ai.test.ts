@@ -1,0 +1,113 @@
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { defineTool } from 'toolprep';
+import { aiTools } from 'toolprep/ai';
+import { prepareTool } from 'toolprep/build';
+import { createToolRuntime } from 'toolprep/runtime';
+import { expect, test } from 'vitest';
+import { z } from 'zod';
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+/** A model that makes one tool call with these arguments (as the JSON text providers send), then stops. */
+function modelCalling(toolName: string, args: object) {
+  let step = 0;
+  return new MockLanguageModelV3({
+    doGenerate: async () => {
+      step++;
+      return step === 1
+        ? {
+            content: [
+              { type: 'tool-call' as const, toolCallId: 'call-1', toolName, input: JSON.stringify(args) },
+            ],
+            finishReason: { unified: 'tool-calls' as const, raw: undefined },
+            usage,
+            warnings: [],
+          }
+        : {
+            content: [{ type: 'text' as const, text: 'done' }],
+            finishReason: { unified: 'stop' as const, raw: undefined },
+            usage,
+            warnings: [],
+          };
+    },
+  });
+}
+
+function notesRuntime() {
+  const calls: unknown[] = [];
+  let parses = 0;
+  const readNotes = defineTool({
+    description: 'Read one note or several.',
+    input: z.object({
+      paths: z.union([z.string(), z.array(z.string())]).transform((paths) => {
+        parses++;
+        return [paths].flat();
+      }),
+      options: z.object({ lines: z.number() }).optional(),
+    }),
+  });
+  const runtime = createToolRuntime(
+    { tools: [prepareTool(readNotes, { exportName: 'readNotes' })], load: { read_notes: () => readNotes } },
+    {
+      handlers: {
+        read_notes: (args: { paths: string[] }) => {
+          calls.push(args);
+          return `read ${args.paths.length}`;
+        },
+      },
+    },
+  );
+  return { runtime, calls, parses: () => parses };
+}
+
+test('the tools carry the prepared draft-07 document as their schema', async () => {
+  const { runtime } = notesRuntime();
+  const tools = aiTools(runtime);
+  expect(Object.keys(tools)).toEqual(['read_notes']);
+  const schema = await (tools.read_notes as unknown as { inputSchema: { jsonSchema: unknown } }).inputSchema
+    .jsonSchema;
+  expect(schema).toBe(runtime.list()[0]?.inputSchema.agent);
+});
+
+test('a double-serialised tool call is repaired and executed once', async () => {
+  const { runtime, calls, parses } = notesRuntime();
+  const result = await generateText({
+    model: modelCalling('read_notes', { paths: ['a.md'], options: '{"lines":3}' }),
+    tools: aiTools(runtime),
+    prompt: 'read',
+    stopWhen: stepCountIs(2),
+  });
+  expect(calls).toEqual([{ paths: ['a.md'], options: { lines: 3 } }]);
+  expect(parses()).toBe(1);
+  expect(result.steps[0]?.toolResults).toEqual([
+    expect.objectContaining({ toolName: 'read_notes', output: 'read 1' }),
+  ]);
+  expect(result.text).toBe('done');
+});
+
+test('a list written as text fails with the refusal, and the handler never runs', async () => {
+  const { runtime, calls, parses } = notesRuntime();
+  const result = await generateText({
+    model: modelCalling('read_notes', { paths: '["a.md","b.md"]' }),
+    tools: aiTools(runtime),
+    prompt: 'read',
+    stopWhen: stepCountIs(2),
+  });
+  expect(calls).toEqual([]);
+  expect(parses()).toBe(0);
+  const errors = result.steps[0]?.content.filter((part) => part.type === 'tool-error');
+  expect(errors).toEqual([
+    expect.objectContaining({
+      toolName: 'read_notes',
+      error: expect.objectContaining({
+        name: 'ToolCallError',
+        code: 'VALIDATION_ERROR',
+        message: 'paths is a list written as text — pass the array itself, not JSON written as text',
+      }),
+    }),
+  ]);
+});

@@ -1,0 +1,205 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { defineTool } from 'toolprep';
+import { prepareTool } from 'toolprep/build';
+import { createMcpServer } from 'toolprep/mcp';
+import { createToolRuntime } from 'toolprep/runtime';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { REPO } from '../support/fixture-project.js';
+import { createModuleRecorder } from '../support/record-modules.js';
+
+const EXAMPLE = path.join(REPO, 'examples/notes-server');
+const SERVER = path.join(EXAMPLE, 'dist/server.js');
+const LIST = 'paths is a list written as text — pass the array itself, not JSON written as text';
+const manifest = () => JSON.parse(readFileSync(path.join(EXAMPLE, 'toolprep.manifest.json'), 'utf8'));
+const texts = (result: unknown) =>
+  (result as { content: { text: string }[] }).content.map((part) => part.text).join('\n');
+
+let notes: string;
+beforeAll(async () => {
+  const { build } = await import('vite');
+  await build({ configFile: path.join(EXAMPLE, 'vite.config.ts'), logLevel: 'silent' });
+  notes = mkdtempSync(path.join(tmpdir(), 'toolprep-notes-'));
+  mkdirSync(path.join(notes, 'ideas'));
+  writeFileSync(path.join(notes, 'ideas/today.md'), '# Today\nShip it.\n');
+  writeFileSync(path.join(notes, 'todo.md'), '- docs\n');
+}, 120_000);
+afterAll(() => rmSync(notes, { recursive: true, force: true }));
+
+test('the example’s committed manifest and module are current', () => {
+  const check = spawnSync(
+    process.execPath,
+    [path.join(REPO, 'dist/src/cli/main.js'), 'check', '--root', EXAMPLE],
+    { encoding: 'utf8' },
+  );
+  expect(check.stdout + check.stderr).toContain('the committed tool surface is current');
+  expect(check.status).toBe(0);
+});
+
+/** The calls every transport must answer the same way. */
+async function exercise(client: Client): Promise<void> {
+  const { tools } = await client.listTools();
+  const expected = manifest().tools;
+  expect(tools.map((tool) => tool.name)).toEqual(expected.map((tool: { name: string }) => tool.name));
+  for (const [index, tool] of tools.entries()) {
+    expect(tool.inputSchema).toEqual(expected[index].inputSchema.mcp);
+    expect(tool.outputSchema).toEqual(expected[index].outputSchema);
+    expect(tool.annotations).toEqual(expected[index].annotations);
+  }
+
+  const repaired = await client.callTool({
+    name: 'set_outline',
+    arguments: {
+      path: 'ideas/today.md',
+      outline: JSON.stringify([{ title: 'Plan', children: JSON.stringify([{ title: 'Build' }]) }]),
+    },
+  });
+  expect(repaired).toMatchObject({ structuredContent: { sections: 2 } });
+  expect(repaired.isError).toBeFalsy();
+
+  const refused = await client.callTool({
+    name: 'read_notes',
+    arguments: { paths: '["ideas/today.md","todo.md"]' },
+  });
+  expect(refused.isError).toBe(true);
+  expect(texts(refused)).toBe(LIST);
+
+  const invalid = await client.callTool({ name: 'search_notes', arguments: { query: 'ship', limit: 'ten' } });
+  expect(invalid.isError).toBe(true);
+  expect(texts(invalid)).toMatch(/^Invalid arguments: limit: /);
+
+  const failing = await client.callTool({ name: 'read_notes', arguments: { paths: '../outside.md' } });
+  expect(failing.isError).toBe(true);
+  expect(texts(failing)).toBe('"../outside.md" is outside the notes folder');
+
+  await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+    /Unknown tool "no_such_tool"\. Available tools: delete_notes/,
+  );
+
+  // Still serving after every bad call.
+  const correct = await client.callTool({
+    name: 'read_notes',
+    arguments: { paths: ['ideas/today.md', 'todo.md'] },
+  });
+  expect(correct.structuredContent).toEqual({
+    notes: [
+      { path: 'ideas/today.md', text: '# Today\nShip it.\n' },
+      { path: 'todo.md', text: '- docs\n' },
+    ],
+  });
+  expect(JSON.parse(texts(correct))).toEqual(correct.structuredContent);
+}
+
+describe('the built example server', () => {
+  test('over stdio, with the official MCP client', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [SERVER],
+        env: { ...process.env, NOTES_DIR: notes } as Record<string, string>,
+      }),
+    );
+    try {
+      await exercise(client);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('over Streamable HTTP, stateless, with the official MCP client', async () => {
+    const server: ChildProcess = spawn(process.execPath, [SERVER, '--http', '0'], {
+      env: { ...process.env, NOTES_DIR: notes },
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        server.stdout?.on('data', (chunk: Buffer) => {
+          const match = /listening on (\S+)/.exec(chunk.toString());
+          if (match?.[1]) resolve(match[1]);
+        });
+        server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+      });
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await exercise(client);
+      await client.close();
+    } finally {
+      server.kill();
+    }
+  });
+
+  test('starting and answering tools/list loads no contract module and no toolprep build code', async () => {
+    const recorder = createModuleRecorder(notes);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', recorder.register, SERVER],
+        env: { ...process.env, NOTES_DIR: notes, ...recorder.env } as Record<string, string>,
+      }),
+    );
+    try {
+      await client.listTools();
+      const resolved = recorder.resolved();
+      const added = resolved
+        .filter((url) => url.includes(`${REPO}dist/`))
+        .map((url) => url.slice(url.indexOf('/dist/') + 1));
+      expect(resolved.filter((url) => url.includes('/dist/assets/'))).toEqual([]);
+      expect(added.filter((file) => /\/(prepare|load|discover|generate|emit)\//.test(file))).toEqual([]);
+      expect(new Set(added)).toEqual(
+        new Set([
+          'dist/src/surfaces/mcp.js',
+          'dist/src/runtime/index.js',
+          'dist/src/runtime/apply-plan.js',
+          'dist/src/runtime/json-text.js',
+          'dist/src/runtime/value-check.js',
+          'dist/src/runtime/runner.js',
+          'dist/src/runtime/contract-path.js',
+          'dist/src/contract/define-tool.js',
+          'dist/src/contract/types.js',
+        ]),
+      );
+      await client.callTool({ name: 'list_notes', arguments: {} });
+      expect(recorder.resolved().join('\n')).toContain('/dist/assets/organise-');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+test('one parse per call through MCP, with and without repairs', async () => {
+  let parses = 0;
+  const tagNotes = defineTool({
+    description: 'Tag notes.',
+    input: z.object({
+      notes: z.array(z.object({ path: z.string(), tags: z.array(z.string()) })).transform((list) => {
+        parses++;
+        return list;
+      }),
+    }),
+  });
+  const runtime = createToolRuntime(
+    { tools: [prepareTool(tagNotes, { exportName: 'tagNotes' })], load: { tag_notes: () => tagNotes } },
+    { handlers: { tag_notes: ({ notes }: { notes: unknown[] }) => notes.length } },
+  );
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(runtime, { name: 'test', version: '1.0.0' }).connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  await client.callTool({ name: 'tag_notes', arguments: { notes: [{ path: 'a', tags: ['x'] }] } });
+  expect(parses).toBe(1);
+  const repaired = await client.callTool({
+    name: 'tag_notes',
+    arguments: { notes: '[{"path":"a","tags":"[\\"x\\"]"}]' },
+  });
+  expect(texts(repaired)).toBe('1');
+  expect(parses).toBe(2);
+  await client.close();
+});
