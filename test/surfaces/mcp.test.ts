@@ -203,3 +203,52 @@ test('one parse per call through MCP, with and without repairs', async () => {
   expect(parses).toBe(2);
   await client.close();
 });
+
+test('long lists are paged with a cursor; annotations, outputSchema and _meta are listed', async () => {
+  const contracts = Array.from({ length: 5 }, (_, index) =>
+    defineTool({
+      name: `tool_${index}`,
+      description: `Tool ${index}.`,
+      input: z.object({ n: z.number() }),
+      output: z.object({ doubled: z.number() }),
+      annotations: { readOnlyHint: true },
+      meta: { category: 'math' },
+    }),
+  );
+  const runtime = createToolRuntime(
+    {
+      tools: contracts.map((contract) => prepareTool(contract)),
+      load: Object.fromEntries(contracts.map((contract) => [contract.name as string, () => contract])),
+    },
+    {
+      handlers: Object.fromEntries(
+        contracts.map((contract) => [
+          contract.name as string,
+          ({ n }: { n: number }) => ({ doubled: n * 2 }),
+        ]),
+      ),
+    },
+  );
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(runtime, { name: 'test', version: '1.0.0' }, { pageSize: 2 }).connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  const pages: string[][] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    pages.push(page.tools.map((tool) => tool.name));
+    cursor = page.nextCursor;
+    expect(page.tools[0]).toMatchObject({
+      annotations: { readOnlyHint: true },
+      _meta: { category: 'math' },
+      outputSchema: { type: 'object' },
+    });
+  } while (cursor !== undefined);
+  expect(pages).toEqual([['tool_0', 'tool_1'], ['tool_2', 'tool_3'], ['tool_4']]);
+  await expect(client.listTools({ cursor: 'bogus' })).rejects.toThrow(/Invalid cursor "bogus"/);
+  expect(await client.callTool({ name: 'tool_3', arguments: { n: 4 } })).toMatchObject({
+    structuredContent: { doubled: 8 },
+  });
+  await client.close();
+});
