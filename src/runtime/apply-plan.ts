@@ -2,7 +2,11 @@ import type { ListCheck, Plan, PlanNode } from '../manifest/plan.js';
 import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
-type Path = readonly (string | number)[];
+/**
+ * The position being walked: one array per call, pushed and popped as the walk descends, so that
+ * visiting a field allocates nothing. A refusal copies it; a throw ends the walk, so no pop is owed.
+ */
+type Path = (string | number)[];
 
 export interface ApplyPlanOptions {
   /** Deeper nesting, in the arguments or in JSON text, is refused. Default 64. */
@@ -69,7 +73,9 @@ function applyToItems(node: PlanNode, list: readonly unknown[], path: Path, walk
     const itemNode = index < tuple.length ? tuple[index] : node.items;
     if (!itemNode) continue;
     const item = list[index];
-    const repaired = apply(itemNode, item, [...path, index], walk);
+    path.push(index);
+    const repaired = apply(itemNode, item, path, walk);
+    path.pop();
     if (repaired !== item) {
       result ??= list.slice();
       result[index] = repaired;
@@ -89,7 +95,9 @@ function applyToFields(
     const fieldNode = node.fields && Object.hasOwn(node.fields, key) ? node.fields[key] : node.rest;
     if (!fieldNode) continue;
     const field = record[key];
-    const repaired = apply(fieldNode, field, [...path, key], walk);
+    path.push(key);
+    const repaired = apply(fieldNode, field, path, walk);
+    path.pop();
     if (repaired !== field) result = withOwn(result, key, repaired);
   }
   return result;

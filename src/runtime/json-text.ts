@@ -1,11 +1,11 @@
 /** A repair that cannot be made, or an argument toolprep refuses, at a field's path. */
 export class CoercionRefusal extends Error {
   override readonly name = 'CoercionRefusal';
-  constructor(
-    readonly path: readonly (string | number)[],
-    message: string,
-  ) {
+  readonly path: readonly (string | number)[];
+  constructor(path: readonly (string | number)[], message: string) {
     super(message);
+    // The walk reuses its path array; the refusal keeps its own copy.
+    this.path = path.slice();
   }
 }
 

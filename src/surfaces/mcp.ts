@@ -6,7 +6,6 @@ import {
 } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -135,6 +134,10 @@ export function createMcpHttpHandler(
   options: AttachToolsOptions = {},
 ) {
   return async (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> => {
+    // Imported on the first request: a stdio server should not pay for the HTTP transport at start-up.
+    const { StreamableHTTPServerTransport } = await import(
+      '@modelcontextprotocol/sdk/server/streamableHttp.js'
+    );
     const server = createMcpServer(runtime, info, options);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -1,0 +1,91 @@
+// A committed, seeded generator of realistic contract sets: one tool per file, 5–25 fields each,
+// with nested objects, unions, discriminated unions, string-or-array fields, records and tuples.
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('..', import.meta.url));
+
+function random(seed) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 4294967296;
+  };
+}
+
+const FIELD_KINDS = [
+  (name) => `${name}: z.string().min(1).describe('The ${name}')`,
+  (name) => `${name}: z.number().int().min(0).max(1000).optional()`,
+  (name) => `${name}: z.boolean().default(false)`,
+  (name) => `${name}: z.enum(['low', 'medium', 'high'])`,
+  (name) => `${name}: z.union([z.string(), z.array(z.string()).min(1)]).describe('One ${name}, or a list')`,
+  (name) => `${name}: z.object({ id: z.string(), label: z.string().optional(), weight: z.number() })`,
+  (name) =>
+    `${name}: z.array(z.object({ key: z.string(), value: z.union([z.string(), z.number()]) })).max(20)`,
+  (name) => `${name}: z.record(z.string(), z.number())`,
+  (name) => `${name}: z.tuple([z.number(), z.number()])`,
+  (name) =>
+    `${name}: z.discriminatedUnion('type', [z.object({ type: z.literal('file'), path: z.string() }), z.object({ type: z.literal('url'), href: z.string(), timeout: z.number().optional() })])`,
+  (name) => `${name}: z.string().nullable()`,
+];
+
+/** The source of tool number `index`: deterministic for a given index. */
+export function contractSource(index) {
+  const next = random(index + 1);
+  const count = 5 + Math.floor(next() * 21);
+  const fields = Array.from({ length: count }, (_, field) =>
+    FIELD_KINDS[Math.floor(next() * FIELD_KINDS.length)](`field${field}`),
+  );
+  return `import { defineTool } from 'toolprep';
+import { z } from 'zod';
+
+export const tool${index} = defineTool({
+  description: 'Tool ${index}: does a realistic amount of work on its ${count} fields.',
+  input: z.object({
+    ${fields.join(',\n    ')},
+  }),
+  annotations: { readOnlyHint: ${index % 2 === 0} },
+});
+`;
+}
+
+/**
+ * A throwaway project with `count` contract files under src/tools, a barrel of them, and
+ * node_modules linking toolprep (this repository, built), zod and the MCP SDK.
+ */
+export function createContractProject(count) {
+  const dir = mkdtempSync(path.join(tmpdir(), `toolprep-bench-${count}-`));
+  mkdirSync(path.join(dir, 'src/tools'), { recursive: true });
+  mkdirSync(path.join(dir, 'node_modules/@modelcontextprotocol'), { recursive: true });
+  symlinkSync(REPO, path.join(dir, 'node_modules/toolprep'));
+  symlinkSync(path.join(REPO, 'node_modules/zod'), path.join(dir, 'node_modules/zod'));
+  symlinkSync(
+    path.join(REPO, 'node_modules/@modelcontextprotocol/sdk'),
+    path.join(dir, 'node_modules/@modelcontextprotocol/sdk'),
+  );
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    '{ "name": "bench-project", "private": true, "type": "module" }\n',
+  );
+  const barrel = [];
+  for (let index = 0; index < count; index++) {
+    writeFileSync(path.join(dir, `src/tools/tool-${index}.ts`), contractSource(index));
+    barrel.push(`export * from './tool-${index}.js';`);
+  }
+  writeFileSync(path.join(dir, 'src/tools/index.ts'), `${barrel.join('\n')}\n`);
+  return dir;
+}
+
+/** Median, min and max of a list of milliseconds. */
+export function stats(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)], min: sorted[0], max: sorted.at(-1) };
+}
+
+export function formatStats({ median, min, max }, digits = 0) {
+  return `${median.toFixed(digits)} (${min.toFixed(digits)}–${max.toFixed(digits)})`;
+}

@@ -1,0 +1,320 @@
+// The in-process benchmarks: stateless tools/list, per call, build, and size. Each returns Markdown.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
+import { createContractProject, formatStats, REPO, stats } from './contracts.mjs';
+
+const dist = (file) => path.join(REPO, 'dist', file);
+
+/** Runs `work` in batches and returns the per-operation milliseconds of each batch. */
+function perOperation(work, { batches, iterations }) {
+  for (let index = 0; index < iterations; index++) work();
+  const times = [];
+  for (let batch = 0; batch < batches; batch++) {
+    const started = performance.now();
+    for (let index = 0; index < iterations; index++) work();
+    times.push((performance.now() - started) / iterations);
+  }
+  return stats(times);
+}
+
+async function loadContracts(count) {
+  const dir = createContractProject(count);
+  execFileSync(process.execPath, [dist('src/cli/main.js'), 'generate', '--quiet'], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const { build } = await import('esbuild');
+  await build({
+    absWorkingDir: dir,
+    entryPoints: [path.join(dir, 'src/tools/index.ts')],
+    outfile: path.join(dir, 'out/tools.mjs'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  const contracts = await import(path.join(dir, 'out/tools.mjs'));
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'toolprep.manifest.json'), 'utf8'));
+  return { dir, contracts, manifest };
+}
+
+export async function benchmarkStatelessList({ counts, quick }) {
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const { createMcpServer } = await import(dist('src/surfaces/mcp.js'));
+  const { createToolRuntime } = await import(dist('src/runtime/index.js'));
+  const rows = [];
+  for (const count of counts) {
+    const { dir, contracts, manifest } = await loadContracts(count);
+    try {
+      const tools = manifest.tools.map(({ source: _source, size: _size, ...tool }) => tool);
+      const runtime = createToolRuntime(
+        { tools, load: Object.fromEntries(tools.map((tool) => [tool.name, () => undefined])) },
+        { handlers: Object.fromEntries(tools.map((tool) => [tool.name, () => 'ok'])) },
+      );
+      const listOnce = async (server) => {
+        const [client, side] = InMemoryTransport.createLinkedPair();
+        await server.connect(side);
+        const answer = new Promise((resolve) => {
+          client.onmessage = (message) => resolve(message);
+        });
+        await client.start();
+        await client.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+        const message = await answer;
+        if (!message.result?.tools?.length)
+          throw new Error(`no tools listed: ${JSON.stringify(message).slice(0, 200)}`);
+        await server.close();
+      };
+      const measure = async (makeServer) => {
+        const times = [];
+        const runs = quick ? 20 : 60;
+        for (let run = 0; run < runs + 5; run++) {
+          const started = performance.now();
+          await listOnce(makeServer());
+          if (run >= 5) times.push(performance.now() - started);
+        }
+        return stats(times);
+      };
+      const viaToolprep = await measure(() => createMcpServer(runtime, { name: 'bench', version: '1' }));
+      const viaSdk = await measure(() => {
+        const server = new McpServer({ name: 'bench', version: '1' });
+        for (const [name, contract] of Object.entries(contracts))
+          server.registerTool(
+            name,
+            { description: contract.description, inputSchema: contract.input.shape },
+            async () => ({ content: [] }),
+          );
+        return server.server;
+      });
+      rows.push(
+        `| ${count} | ${formatStats(viaToolprep, 2)} | ${formatStats(viaSdk, 1)} | **${(viaSdk.median / viaToolprep.median).toFixed(0)}×** |`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return [
+    '| tools | toolprep ms per request, median (min–max) | SDK McpServer ms per request | SDK ÷ toolprep |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+export async function benchmarkPerCall({ quick }) {
+  const { z } = await import('zod');
+  const { coerceJsonArgs, defineTool } = await import(dist('src/contract/index.js'));
+  const { prepareTool } = await import(dist('src/build.js'));
+  const { applyPlan } = await import(dist('src/runtime/index.js'));
+  const input = z.object({
+    query: z.string().min(1),
+    paths: z.union([z.string(), z.array(z.string())]),
+    limit: z.number().int().max(100).default(20),
+    mode: z.enum(['fast', 'exact']),
+    filters: z.object({
+      tags: z.array(z.string()),
+      since: z.string().optional(),
+      owner: z.object({ id: z.string(), team: z.string() }),
+    }),
+    rows: z.array(z.object({ key: z.string(), value: z.union([z.string(), z.number()]) })),
+    target: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('file'), path: z.string() }),
+      z.object({ type: z.literal('url'), href: z.string() }),
+    ]),
+    weights: z.record(z.string(), z.number()),
+  });
+  const { plan } = prepareTool(defineTool({ name: 'search', description: 'Search.', input }));
+  const typical = {
+    query: 'release notes',
+    paths: ['docs/a.md', 'docs/b.md'],
+    mode: 'fast',
+    filters: { tags: ['a', 'b'], owner: { id: 'u1', team: 't1' } },
+    rows: [
+      { key: 'a', value: 1 },
+      { key: 'b', value: 'x' },
+    ],
+    target: { type: 'file', path: 'x.md' },
+    weights: { a: 1, b: 2 },
+  };
+  const doubled = {
+    ...typical,
+    filters: JSON.stringify(typical.filters),
+    rows: JSON.stringify(typical.rows),
+    target: JSON.stringify(typical.target),
+  };
+  const options = quick ? { batches: 5, iterations: 2000 } : { batches: 9, iterations: 10000 };
+  const rows = [];
+  for (const [label, args] of [
+    ['typical', typical],
+    ['double-serialised', doubled],
+  ]) {
+    const repaired = applyPlan(plan, args);
+    const viaPlan = perOperation(() => applyPlan(plan, args), options);
+    const viaReference = perOperation(() => coerceJsonArgs(args, input), options);
+    const zodAlone = perOperation(() => input.parse(repaired), options);
+    const us = (result) =>
+      formatStats({ median: result.median * 1000, min: result.min * 1000, max: result.max * 1000 }, 2);
+    rows.push(
+      `| ${label} | ${us(viaPlan)} | ${us(viaReference)} | ${us(zodAlone)} | ${((viaPlan.median / zodAlone.median) * 100).toFixed(1)}% | ${(viaReference.median / viaPlan.median).toFixed(1)}× |`,
+    );
+  }
+  return [
+    '| arguments | applyPlan µs, median (min–max) | coerceJsonArgs µs | Zod parse alone µs | plan ÷ Zod | reference ÷ plan |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+export async function benchmarkBuild({ counts, quick }) {
+  const { createGeneratorContext } = await import(dist('src/generate/context.js'));
+  const rows = [];
+  for (const count of counts) {
+    const dir = createContractProject(count);
+    try {
+      const time = (args) => {
+        const started = performance.now();
+        execFileSync(process.execPath, [dist('src/cli/main.js'), 'generate', '--quiet', ...args], {
+          cwd: dir,
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
+        return performance.now() - started;
+      };
+      const repeats = quick ? 1 : 3;
+      const cold = [];
+      const cached = [];
+      for (let run = 0; run < repeats; run++) {
+        rmSync(path.join(dir, 'node_modules/.cache'), { recursive: true, force: true });
+        cold.push(time([]));
+        cached.push(time([]));
+      }
+      // Watch mode: a context that already ran, then one file changes.
+      const context = createGeneratorContext({ root: dir });
+      await context.run();
+      const changed = path.join(dir, 'src/tools/tool-0.ts');
+      const regenerations = [];
+      for (let run = 0; run < (quick ? 3 : 5); run++) {
+        writeFileSync(
+          changed,
+          readFileSync(changed, 'utf8').replace(
+            /does a realistic amount of work( again)*/,
+            (text) => `${text} again`,
+          ),
+        );
+        const now = new Date(Date.now() + run * 1000);
+        utimesSync(changed, now, now);
+        const started = performance.now();
+        const outcome = await context.run();
+        if (!outcome.ran || outcome.problems.length > 0) throw new Error('the watch run did not regenerate');
+        regenerations.push(performance.now() - started);
+      }
+      rows.push(
+        `| ${count} | ${formatStats(stats(cold))} | ${formatStats(stats(cached))} | ${formatStats(stats(regenerations))} | ${(stats(cold).median / count).toFixed(2)} |`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const vite = await benchmarkViteBuild(quick);
+  return [
+    '| contract files | `toolprep generate` cold ms, median (min–max) | with the cache | regeneration after one change (watch) | cold ms per file |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    vite,
+  ].join('\n');
+}
+
+async function benchmarkViteBuild(quick) {
+  const { build } = await import('vite');
+  const example = path.join(REPO, 'examples/notes-server');
+  const { default: toolprep } = await import(dist('plugin/vite.js'));
+  const once = async (plugins) => {
+    const started = performance.now();
+    await build({
+      root: example,
+      configFile: false,
+      logLevel: 'silent',
+      plugins,
+      ssr: { external: true },
+      build: { ssr: 'src/server.ts', outDir: path.join(example, 'dist-bench'), emptyOutDir: true },
+    });
+    return performance.now() - started;
+  };
+  const withPlugin = [];
+  const without = [];
+  for (let run = 0; run < (quick ? 2 : 5); run++) {
+    without.push(await once([]));
+    withPlugin.push(await once([toolprep()]));
+  }
+  rmSync(path.join(example, 'dist-bench'), { recursive: true, force: true });
+  const a = stats(withPlugin);
+  const b = stats(without);
+  return `Vite build of the example server: **${formatStats(a)} ms** with the plugin, ${formatStats(b)} ms without it (the plugin adds ${(a.median - b.median).toFixed(0)} ms; runs after the first use the cache).`;
+}
+
+export async function benchmarkSize() {
+  const { build } = await import('esbuild');
+  const rows = [];
+  for (const entry of ['runtime', 'mcp']) {
+    const file = entry === 'runtime' ? dist('src/runtime/index.js') : dist('src/surfaces/mcp.js');
+    const result = await build({
+      entryPoints: [file],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'node',
+      packages: 'external',
+      write: false,
+      logLevel: 'error',
+    });
+    const code = result.outputFiles[0].contents;
+    rows.push(`| \`toolprep/${entry}\` | ${code.length} | ${gzipSync(code).length} |`);
+  }
+  // Modules and bytes the example server loads before its first tools/list answer.
+  const example = path.join(REPO, 'examples/notes-server');
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: path.join(example, 'vite.config.ts'), logLevel: 'silent' });
+  const log = path.join(example, 'dist/resolved.log');
+  writeFileSync(log, '');
+  writeFileSync(
+    path.join(example, 'dist/record.mjs'),
+    "import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.RESOLVED_LOG, r.url + '\\n'); return r; }\n",
+  );
+  writeFileSync(
+    path.join(example, 'dist/register.mjs'),
+    "import { register } from 'node:module';\nregister('./record.mjs', import.meta.url);\n",
+  );
+  const requests = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} })}\n`;
+  execFileSync(
+    process.execPath,
+    ['--import', path.join(example, 'dist/register.mjs'), path.join(example, 'dist/server.js')],
+    { input: requests, env: { ...process.env, RESOLVED_LOG: log }, stdio: ['pipe', 'ignore', 'ignore'] },
+  );
+  const urls = [...new Set(readFileSync(log, 'utf8').trim().split('\n'))].filter((url) =>
+    url.startsWith('file:'),
+  );
+  const size = (urls) => urls.reduce((sum, url) => sum + statSync(new URL(url)).size, 0);
+  const toolprep = urls.filter((url) => url.includes('/dist/src/') && !url.includes('/examples/'));
+  const own = urls.filter((url) => url.includes('/examples/notes-server/dist/'));
+  const sdk = urls.filter((url) => url.includes('@modelcontextprotocol'));
+  const zod = urls.filter((url) => url.includes('/zod/'));
+  const line = (label, list) => `| ${label} | ${list.length} | ${(size(list) / 1024).toFixed(1)} KiB |`;
+  return [
+    '| entry | minified bytes | minified + gzipped bytes |',
+    '| --- | --- | --- |',
+    ...rows,
+    '',
+    'Modules the example server resolves (ESM files loaded) before its first `tools/list` answer, by origin:',
+    '',
+    '| origin | modules | bytes on disk |',
+    '| --- | --- | --- |',
+    line('the server bundle (no tool chunk)', own),
+    line('toolprep (runtime + mcp)', toolprep),
+    line('@modelcontextprotocol/sdk', sdk),
+    line('zod (loaded by the SDK itself)', zod),
+    line('all', urls),
+  ].join('\n');
+}
