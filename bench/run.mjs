@@ -31,7 +31,7 @@ if (want('startup')) {
     counts: quick ? [20, 200] : [20, 200, 1000],
     repeats: quick ? 3 : 7,
   });
-  writeFileSync(path.join(REPO, 'bench/startup.svg'), startupChart(series));
+  if (!quick) writeFileSync(path.join(REPO, 'bench/startup.svg'), startupChart(series));
   sections.push(
     `## 1. Cold start to the first \`tools/list\` answer over stdio\n\nFrom process start, each server bundled with esbuild (packages external). \`sdk-import-only\` imports the SDK's \`McpServer\` and exits: the SDK's own share of start-up.\n\n${table}\n\n![Start-up time against tool count](startup.svg)`,
   );
@@ -80,5 +80,6 @@ side by side in the same run. Commentary on what misses its aim and why: [ANALYS
 Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}. Versions: ${versions(['zod', '@modelcontextprotocol/sdk', 'esbuild', 'vite'])}.
 `;
 const text = `${header}\n${sections.join('\n\n')}\n`;
-if (only === undefined) writeFileSync(path.join(REPO, 'bench/RESULTS.md'), text);
+// Only a full run of every section replaces the recorded results; --quick and --only just print.
+if (only === undefined && !quick) writeFileSync(path.join(REPO, 'bench/RESULTS.md'), text);
 process.stdout.write(text);
