@@ -168,6 +168,7 @@ export function startupChart(series) {
     return `<text x="${margin.left - 8}" y="${y(ms) + 4}" font-size="12" text-anchor="end">${ms.toFixed(0)}</text><line x1="${margin.left}" x2="${width - margin.right}" y1="${y(ms)}" y2="${y(ms)}" stroke="#eee"/>`;
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">
+<title>Start-up time to the first tools/list answer against tool count, per approach</title>
 <rect width="100%" height="100%" fill="white"/>
 ${yTicks.join('\n')}
 ${ticks.join('\n')}

@@ -73,7 +73,12 @@ describe('a problem in the project fails a production build, with its file and l
   test.each(Object.keys(bundlers) as BundlerName[])('%s', async (name) => {
     const project = copyFixture('project');
     try {
-      project.write('src/tools/stats.ts', project.read('src/tools/stats.ts').replace("description: 'Count notes, words and tags.'", "description: ''"));
+      project.write(
+        'src/tools/stats.ts',
+        project
+          .read('src/tools/stats.ts')
+          .replace("description: 'Count notes, words and tags.'", "description: ''"),
+      );
       await expect(bundlers[name](project.dir, path.join(project.dir, 'out', name), {})).rejects.toThrow(
         /src\/tools\/stats\.ts:4 tool "note_stats", description: has an empty description/,
       );
