@@ -1,51 +1,31 @@
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
-import { writeChangedFiles } from '../emit/write-files.js';
-import { generate } from '../generate/generate.js';
+import { createGeneratorContext } from '../generate/context.js';
 import { type CommandContext, summary } from './commands.js';
 import { reportProblems } from './output.js';
 
 const WATCHED = /\.(m?ts|tsx|m?js)$/;
 
 /**
- * Regenerates whenever a source file under the root changes. Its own output never triggers a run:
- * the manifest and the module are ignored, and a write that changes nothing does not happen.
- * Resolves when `signal` aborts.
+ * Regenerates whenever a source file under the root changes, through the same long-lived generator
+ * context as the bundler plugins: only what changed is read again, and toolprep's own output never
+ * starts a run. Resolves when `signal` aborts.
  */
 export async function runWatch(context: CommandContext, signal: AbortSignal): Promise<number> {
   const { output, root } = context;
-  let ignored = new Set<string>();
-  let running: Promise<void> | undefined;
-  let again = false;
+  const generator = createGeneratorContext(context.generateOptions);
 
   const regenerate = async (reason: string): Promise<void> => {
-    const result = await generate(context.generateOptions).catch((error: Error) => {
+    const outcome = await generator.run().catch((error: Error) => {
       output.err(output.paint.red(error.message));
       return undefined;
     });
-    if (!result) return;
-    ignored = new Set([result.config.manifest, result.config.module].map((file) => path.resolve(root, file)));
-    reportProblems(output, result.problems, result.warnings);
+    if (!outcome?.ran || !outcome.result) return;
+    reportProblems(output, outcome.problems, outcome.warnings);
     // On problems the last good output stays in place.
-    if (result.problems.length > 0) return;
-    const written = await writeChangedFiles(root, result.files);
-    if (!output.quiet) {
-      const what = written.length > 0 ? `wrote ${written.join(', ')}` : 'no change';
-      output.out(`toolprep: ${reason}: ${summary(result)}; ${what}`);
-    }
-  };
-  const schedule = (reason: string): void => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = regenerate(reason).finally(() => {
-      running = undefined;
-      if (again) {
-        again = false;
-        schedule('changes during the last run');
-      }
-    });
+    if (outcome.problems.length > 0 || output.quiet) return;
+    const what = outcome.written.length > 0 ? `wrote ${outcome.written.join(', ')}` : 'no change';
+    output.out(`toolprep: ${reason}: ${summary(outcome.result)}; ${what}`);
   };
 
   await regenerate('start');
@@ -55,18 +35,17 @@ export async function runWatch(context: CommandContext, signal: AbortSignal): Pr
     const file = path.resolve(root, name.toString());
     if (
       !WATCHED.test(file) ||
-      ignored.has(file) ||
-      file.includes(`${path.sep}node_modules${path.sep}`) ||
-      file.endsWith('.tmp')
+      generator.isOutput(file) ||
+      file.includes(`${path.sep}node_modules${path.sep}`)
     )
       return;
     clearTimeout(timer);
-    timer = setTimeout(() => schedule(`${path.relative(root, file)} changed`), 30);
+    timer = setTimeout(() => void regenerate(`${path.relative(root, file)} changed`), 30);
   });
   if (!output.quiet) output.out('toolprep: watching for changes (Ctrl-C to stop)');
   await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   watcher.close();
   clearTimeout(timer);
-  await running;
+  await generator.run().catch(() => undefined);
   return 0;
 }

@@ -26,6 +26,20 @@ export interface Discovery {
   readonly parsed: number;
 }
 
+/** What discovery found in one file, and what it read to find it. */
+export interface FileDiscovery {
+  /** The file's size and modification time when it was read. */
+  readonly stamp: string;
+  readonly refs: readonly ContractRef[];
+  readonly warnings: readonly DiscoveryWarning[];
+  readonly parsed: boolean;
+  /** The local modules its imports were followed into (barrels), with their stamps. */
+  readonly consulted: readonly { readonly file: string; readonly stamp: string }[];
+}
+
+/** Per-file results a long-lived caller keeps between runs, so that only changed files are parsed. */
+export type DiscoveryMemo = Map<string, FileDiscovery>;
+
 const PACKAGE = 'toolprep';
 const FACTORY = 'defineTool';
 
@@ -36,103 +50,166 @@ function loadTsMorph(): typeof TsMorph {
   return tsMorph;
 }
 
+function stampOf(file: string): string {
+  const info = statSync(file, { throwIfNoEntry: false });
+  return info ? `${info.size}:${info.mtimeMs}` : 'missing';
+}
+
 /**
  * Finds exported `defineTool(...)` results in the given files, reading source text only: imports
  * of `defineTool` from "toolprep" (renamed, or through a namespace, or through a local barrel that
- * re-exports it) are followed; a local function of the same name is not a tool.
+ * re-exports it) are followed; a local function of the same name is not a tool. With a memo, a file
+ * whose stamp and consulted barrels are unchanged since the last run is not read again.
  */
-export function findContracts(root: string, files: readonly string[]): Discovery {
+export function findContracts(
+  root: string,
+  files: readonly string[],
+  memo: DiscoveryMemo = new Map(),
+): Discovery {
+  let reader: FileReader | undefined;
+  const wanted = new Set(files);
+  for (const file of memo.keys()) if (!wanted.has(file)) memo.delete(file);
+  for (const file of files) {
+    const previous = memo.get(file);
+    const stamp = stampOf(file);
+    const current =
+      previous?.stamp === stamp &&
+      previous.consulted.every((barrel) => stampOf(barrel.file) === barrel.stamp);
+    if (current) continue;
+    reader ??= createFileReader(root);
+    memo.set(file, { stamp, ...reader.discover(file) });
+  }
+  const found = files.map((file) => memo.get(file) as FileDiscovery);
+  const refs = found
+    .flatMap((entry) => entry.refs)
+    .sort((a, b) => compare(a.file, b.file) || a.line - b.line);
+  return {
+    refs,
+    warnings: found.flatMap((entry) => entry.warnings),
+    parsed: found.filter((entry) => entry.parsed).length,
+  };
+}
+
+interface FileReader {
+  discover(file: string): Omit<FileDiscovery, 'stamp'>;
+}
+
+function createFileReader(root: string): FileReader {
   const { Project, Node, SyntaxKind } = loadTsMorph();
   const project = new Project({
     useInMemoryFileSystem: false,
     skipAddingFilesFromTsConfig: true,
     compilerOptions: { allowJs: true, noResolve: true },
   });
-  const refs: ContractRef[] = [];
-  const warnings: DiscoveryWarning[] = [];
-  const reexportsFactory = new Map<string, boolean>();
-  let parsed = 0;
+  /** Per barrel: whether it gives toolprep's defineTool, and every local module that answer read. */
+  const barrels = new Map<string, { provides: boolean; chain: readonly string[] }>();
 
   const sourceAt = (file: string): TsMorph.SourceFile =>
     project.getSourceFile(file) ?? project.addSourceFileAtPath(file);
 
   /** Does this module specifier, seen from `fromFile`, give toolprep's defineTool? */
-  const providesFactory = (specifier: string, fromFile: string, seen = new Set<string>()): boolean => {
+  const providesFactory = (
+    specifier: string,
+    fromFile: string,
+    consulted: Set<string>,
+    seen = new Set<string>(),
+  ): boolean => {
     if (specifier === PACKAGE) return true;
     if (!specifier.startsWith('.')) return false;
     const target = resolveLocal(path.dirname(fromFile), specifier);
     if (!target || seen.has(target)) return false;
     seen.add(target);
-    const known = reexportsFactory.get(target);
-    if (known !== undefined) return known;
-    const result = sourceAt(target)
+    const known = barrels.get(target);
+    if (known) {
+      for (const file of known.chain) consulted.add(file);
+      return known.provides;
+    }
+    const chain = new Set<string>([target]);
+    const provides = sourceAt(target)
       .getExportDeclarations()
       .some((declaration) => {
         const from = declaration.getModuleSpecifierValue();
-        if (from === undefined || !providesFactory(from, target, seen)) return false;
+        if (from === undefined || !providesFactory(from, target, chain, seen)) return false;
         const named = declaration.getNamedExports();
         return named.length === 0
           ? declaration.getNamespaceExport() === undefined
-          : named.some((specifierNode) => specifierNode.getName() === FACTORY);
+          : named.some(
+              (specifierNode) =>
+                (specifierNode.getAliasNode()?.getText() ?? specifierNode.getName()) === FACTORY,
+            );
       });
-    reexportsFactory.set(target, result);
-    return result;
+    barrels.set(target, { provides, chain: [...chain] });
+    for (const file of chain) consulted.add(file);
+    return provides;
   };
 
-  for (const file of files) {
-    const text = readFileSync(file, 'utf8');
-    if (!text.includes(FACTORY)) continue;
-    parsed++;
-    const source = project.createSourceFile(file, text, { overwrite: true });
-    const relative = toPosix(path.relative(root, file));
-    const direct = new Set<string>();
-    const namespaces = new Set<string>();
-    for (const declaration of source.getImportDeclarations()) {
-      if (declaration.isTypeOnly() || !providesFactory(declaration.getModuleSpecifierValue(), file)) continue;
-      const namespace = declaration.getNamespaceImport();
-      if (namespace) namespaces.add(namespace.getText());
-      for (const named of declaration.getNamedImports()) {
-        if (named.getName() === FACTORY && !named.isTypeOnly())
-          direct.add(named.getAliasNode()?.getText() ?? FACTORY);
+  return {
+    discover(file) {
+      const text = readFileSync(file, 'utf8');
+      if (!text.includes(FACTORY)) return { refs: [], warnings: [], parsed: false, consulted: [] };
+      const source = project.createSourceFile(file, text, { overwrite: true });
+      const relative = toPosix(path.relative(root, file));
+      const refs: ContractRef[] = [];
+      const warnings: DiscoveryWarning[] = [];
+      const consulted = new Set<string>();
+      const direct = new Set<string>();
+      const namespaces = new Set<string>();
+      for (const declaration of source.getImportDeclarations()) {
+        if (
+          declaration.isTypeOnly() ||
+          !providesFactory(declaration.getModuleSpecifierValue(), file, consulted)
+        )
+          continue;
+        const namespace = declaration.getNamespaceImport();
+        if (namespace) namespaces.add(namespace.getText());
+        for (const named of declaration.getNamedImports()) {
+          if (named.getName() === FACTORY && !named.isTypeOnly())
+            direct.add(named.getAliasNode()?.getText() ?? FACTORY);
+        }
       }
-    }
-    if (direct.size === 0 && namespaces.size === 0) continue;
+      const result = () => ({
+        refs,
+        warnings,
+        parsed: true,
+        consulted: [...consulted].map((barrel) => ({ file: barrel, stamp: stampOf(barrel) })),
+      });
+      if (direct.size === 0 && namespaces.size === 0) return result();
 
-    const exportedAs = exportNamesByLocal(source);
-    for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-      const callee = call.getExpression();
-      const isFactory = Node.isIdentifier(callee)
-        ? direct.has(callee.getText())
-        : Node.isPropertyAccessExpression(callee) &&
-          callee.getName() === FACTORY &&
-          namespaces.has(callee.getExpression().getText());
-      if (!isFactory) continue;
-      const line = call.getStartLineNumber();
-      const holder = outermostExpression(call, Node);
-      const parent = holder.getParent();
-      let exportName: string | undefined;
-      let documented: TsMorph.Node = holder;
-      if (parent && Node.isExportAssignment(parent)) {
-        exportName = 'default';
-        documented = parent;
-      } else if (parent && Node.isVariableDeclaration(parent)) {
-        const statement = parent.getVariableStatement();
-        if (statement) documented = statement;
-        exportName = statement?.isExported() ? parent.getName() : exportedAs.get(parent.getName());
+      const exportedAs = exportNamesByLocal(source);
+      for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+        const callee = call.getExpression();
+        const isFactory = Node.isIdentifier(callee)
+          ? direct.has(callee.getText())
+          : Node.isPropertyAccessExpression(callee) &&
+            callee.getName() === FACTORY &&
+            namespaces.has(callee.getExpression().getText());
+        if (!isFactory) continue;
+        const line = call.getStartLineNumber();
+        const holder = outermostExpression(call, Node);
+        const parent = holder.getParent();
+        let exportName: string | undefined;
+        let documented: TsMorph.Node = holder;
+        if (parent && Node.isExportAssignment(parent)) {
+          exportName = 'default';
+          documented = parent;
+        } else if (parent && Node.isVariableDeclaration(parent)) {
+          const statement = parent.getVariableStatement();
+          if (statement) documented = statement;
+          exportName = statement?.isExported() ? parent.getName() : exportedAs.get(parent.getName());
+        }
+        if (exportName === undefined) {
+          warnings.push({
+            file: relative,
+            line,
+            message: 'defineTool() result is not exported, so it is not a tool: export it, or remove it',
+          });
+          continue;
+        }
+        refs.push({ file: relative, exportName, line, ...optionalJsDoc(documented) });
       }
-      if (exportName === undefined) {
-        warnings.push({
-          file: relative,
-          line,
-          message: 'defineTool() result is not exported, so it is not a tool: export it, or remove it',
-        });
-        continue;
-      }
-      refs.push({ file: relative, exportName, line, ...optionalJsDoc(documented) });
-    }
-  }
-  refs.sort((a, b) => compare(a.file, b.file) || a.line - b.line);
-  return { refs, warnings, parsed };
+      return result();
+    },
+  };
 }
 
 /** `export { local as name }` and `export default local`, by local name (the first export wins). */

@@ -1,6 +1,21 @@
 import path from 'node:path';
 import type { ManifestTool } from '../manifest/manifest.js';
 
+/**
+ * Each prepared tool's JSON, already escaped for a string literal, by digest: a regeneration
+ * serialises only what changed. (Escaping is per character, so escaped pieces join.)
+ */
+const preparedTexts = new Map<string, string>();
+
+function escapedPreparedJson({ source: _source, size: _size, ...tool }: ManifestTool): string {
+  let text = preparedTexts.get(tool.digest);
+  if (text === undefined) {
+    text = JSON.stringify(JSON.stringify(tool)).slice(1, -1);
+    preparedTexts.set(tool.digest, text);
+  }
+  return text;
+}
+
 export interface ModuleOptions {
   /** The generated module's path, relative to the root. */
   readonly modulePath: string;
@@ -37,14 +52,14 @@ export function emitModule(tools: readonly ManifestTool[], options: ModuleOption
   };
   const contractType = (tool: ManifestTool) => `typeof ${alias.get(specifierOf(tool.source))}${access(tool)}`;
   const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
-  const prepared = tools.map(({ source: _source, size: _size, ...tool }) => tool);
+  const preparedLiteral = `"[${tools.map(escapedPreparedJson).join(',')}]"`;
 
   return `${HEADER}
 import type { ToolArgs, ToolResult } from 'toolprep';
 import type { PreparedTool, ToolSet } from 'toolprep/runtime';
 ${files.map((specifier) => `import type * as ${alias.get(specifier)} from '${specifier}';`).join('\n')}
 
-const prepared: readonly PreparedTool[] = JSON.parse(${JSON.stringify(JSON.stringify(prepared))});
+const prepared: readonly PreparedTool[] = JSON.parse(${preparedLiteral});
 
 /** The prepared tools and a lazy loader per tool: pass it to \`createToolRuntime\`. */
 export const tools: ToolSet = {

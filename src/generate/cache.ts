@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { ContractRef } from '../discover/find-contracts.js';
-import { readText, writeChangedFiles } from '../emit/write-files.js';
+import { writeChangedFiles } from '../emit/write-files.js';
 import type { PreparedTool } from '../manifest/types.js';
 import { canonicalJson } from '../prepare/canonical.js';
 import { convertSchema } from '../prepare/present.js';
@@ -19,42 +19,50 @@ export interface CachedFile {
   readonly warnings: readonly GenerateProblem[];
 }
 
-interface CacheFile {
-  readonly files: Record<string, CachedFile>;
-}
+/** One file per contract file under the cache directory: a run rewrites only the entries it changed. */
+const ENTRIES = 'prepared';
 
-const CACHE_NAME = 'prepared.json';
+function entryPath(file: string): string {
+  return `${ENTRIES}/${hash(file).slice(0, 20)}.json`;
+}
 
 /**
  * A persistent cache of prepared tools per contract file, so that unchanged files are not evaluated
  * again. An entry holds only while toolprep, Zod, the options, the discovered exports and every
- * input file are what they were; any doubt means a miss, never a stale tool.
+ * input file are what they were; any doubt means a miss, never a stale tool. A long-lived caller
+ * reuses one instance across runs (`reopened`), so unchanged input files are not even re-read.
  */
 export class PreparedCache {
-  private readonly previous: Record<string, CachedFile>;
-  private readonly next: Record<string, CachedFile> = {};
+  private previous: Record<string, CachedFile> = {};
+  private next: Record<string, CachedFile> = {};
+  private readonly changed = new Set<string>();
   private readonly environment: string;
+  /** Input files hashed in this process, by size and mtime: an unchanged file is not read again. */
+  private readonly hashes = new Map<string, { stamp: string; hash: string | undefined }>();
+  /** The extension schema the environment key was computed for. */
+  readonly extendSchema: unknown;
   hits = 0;
 
   private constructor(
     private readonly root: string,
     private readonly directory: string,
-    previous: Record<string, CachedFile>,
     config: ResolvedToolprepConfig,
   ) {
-    this.previous = previous;
     this.environment = environmentKey(root, config);
+    this.extendSchema = config.extend?.schema;
   }
 
   static async open(root: string, directory: string, config: ResolvedToolprepConfig): Promise<PreparedCache> {
-    const text = await readText(path.join(directory, CACHE_NAME));
-    let files: Record<string, CachedFile> = {};
-    try {
-      files = text ? (JSON.parse(text) as CacheFile).files : {};
-    } catch {
-      // A damaged cache is an empty one.
-    }
-    return new PreparedCache(root, directory, files, config);
+    return new PreparedCache(root, directory, config);
+  }
+
+  /** Starts another run in the same process: what the last run kept is what this one finds. */
+  reopened(): PreparedCache {
+    this.previous = this.next;
+    this.next = {};
+    this.changed.clear();
+    this.hits = 0;
+    return this;
   }
 
   keyOf(refs: readonly ContractRef[]): string {
@@ -63,30 +71,52 @@ export class PreparedCache {
 
   /** The cached entry for a file, if its key and every input still match. */
   lookup(file: string, key: string): CachedFile | undefined {
-    const entry = this.previous[file];
+    const entry = this.previous[file] ?? this.readEntry(file);
     if (!entry || entry.key !== key) return undefined;
-    if (!entry.inputs.every((input) => hashFile(path.resolve(this.root, input.file)) === input.hash))
-      return undefined;
+    if (!entry.inputs.every((input) => this.hashOf(input.file) === input.hash)) return undefined;
     this.hits++;
     this.next[file] = entry;
     return entry;
   }
 
   store(file: string, entry: Omit<CachedFile, 'inputs'> & { readonly inputs: readonly string[] }): void {
+    this.changed.add(file);
     this.next[file] = {
       ...entry,
-      inputs: entry.inputs.map((input) => ({
-        file: input,
-        hash: hashFile(path.resolve(this.root, input)) ?? '',
-      })),
+      inputs: entry.inputs.map((input) => ({ file: input, hash: this.hashOf(input) ?? '' })),
     };
   }
 
+  /** Writes the entries this run stored. */
   async save(): Promise<void> {
-    const sorted = Object.fromEntries(Object.entries(this.next).sort(([a], [b]) => (a < b ? -1 : 1)));
-    await writeChangedFiles(this.directory, [
-      { path: CACHE_NAME, text: `${JSON.stringify({ files: sorted })}\n` },
-    ]);
+    const files = [...this.changed].map((file) => ({
+      path: entryPath(file),
+      text: `${JSON.stringify({ file, ...this.next[file] })}\n`,
+    }));
+    await writeChangedFiles(this.directory, files);
+  }
+
+  private readEntry(file: string): CachedFile | undefined {
+    try {
+      const entry = JSON.parse(
+        readFileSync(path.join(this.directory, entryPath(file)), 'utf8'),
+      ) as CachedFile & { file: string };
+      // A hash collision or an old format is a miss.
+      return entry.file === file ? entry : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private hashOf(file: string): string | undefined {
+    const absolute = path.resolve(this.root, file);
+    const info = statSync(absolute, { throwIfNoEntry: false });
+    const stamp = info ? `${info.size}:${info.mtimeMs}` : 'missing';
+    const known = this.hashes.get(absolute);
+    if (known?.stamp === stamp) return known.hash;
+    const value = info ? hash(readFileSync(absolute)) : undefined;
+    this.hashes.set(absolute, { stamp, hash: value });
+    return value;
   }
 }
 
@@ -110,14 +140,6 @@ function versionOf(specifier: string, from: string): string {
     return (JSON.parse(readFileSync(require.resolve(specifier), 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
-  }
-}
-
-function hashFile(file: string): string | undefined {
-  try {
-    return hash(readFileSync(file));
-  } catch {
-    return undefined;
   }
 }
 

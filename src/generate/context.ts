@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import { writeChangedFiles } from '../emit/write-files.js';
 import { compareWithDisk, type StaleReport } from './check.js';
 import { findConfigFile } from './config-file.js';
-import { type GenerateOptions, type GenerateResult, generate } from './generate.js';
+import { createGenerateMemo, type GenerateOptions, type GenerateResult, generate } from './generate.js';
 import type { GenerateProblem } from './problems.js';
 
 export interface GeneratorContextOptions extends GenerateOptions {
@@ -47,6 +47,7 @@ export function createGeneratorContext(options: GeneratorContextOptions): Genera
   let config: ResolvedToolprepConfig | undefined;
   let lastFingerprint: string | undefined;
   let contractFiles: string[] = [];
+  const memo = createGenerateMemo();
   const configFile = (): string | undefined =>
     options.configFile ? path.resolve(root, options.configFile) : findConfigFile(root);
 
@@ -57,14 +58,13 @@ export function createGeneratorContext(options: GeneratorContextOptions): Genera
       ignore: [...config.exclude, config.module, config.manifest],
       absolute: true,
     });
-    const entries = await Promise.all(
-      [...files.sort(), configFile()]
-        .filter((file): file is string => file !== undefined)
-        .map(async (file) => {
-          const info = await stat(file).catch(() => undefined);
-          return `${file}:${info?.size}:${info?.mtimeMs}`;
-        }),
-    );
+    // Synchronous stats: for a thousand small files they are several times faster than async ones.
+    const entries = [...files.sort(), configFile()]
+      .filter((file): file is string => file !== undefined)
+      .map((file) => {
+        const info = statSync(file, { throwIfNoEntry: false });
+        return `${file}:${info?.size}:${info?.mtimeMs}`;
+      });
     return createHash('sha256').update(entries.join('\n')).digest('hex');
   };
 
@@ -72,7 +72,7 @@ export function createGeneratorContext(options: GeneratorContextOptions): Genera
     const before = await fingerprint();
     if (before !== undefined && before === lastFingerprint)
       return { ran: false, problems: [], warnings: [], written: [] };
-    const result = await generate({ ...options, root });
+    const result = await generate({ ...options, root, memo });
     config = result.config;
     lastFingerprint = before ?? (await fingerprint());
     contractFiles = [

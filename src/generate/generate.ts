@@ -1,13 +1,15 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { glob } from 'tinyglobby';
 import { type ResolvedToolprepConfig, resolveOptions, type ToolprepConfig } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
-import { type ContractRef, findContracts } from '../discover/find-contracts.js';
+import { type ContractRef, type DiscoveryMemo, findContracts } from '../discover/find-contracts.js';
 import { type EmittableTool, emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
 import { type LoadedModule, loadModules } from '../load/load-modules.js';
 import type { Manifest } from '../manifest/manifest.js';
+import { canonicalJson } from '../prepare/canonical.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
 import { ToolprepPrepareError } from '../prepare/problems.js';
 import { PreparedCache } from './cache.js';
@@ -25,6 +27,11 @@ export interface GenerateOptions {
   readonly cache?: boolean;
   /** Receives progress on long runs. */
   readonly progress?: (message: string) => void;
+  /**
+   * State a long-lived caller (watch mode, a bundler plugin) keeps between runs, so that a run
+   * re-reads only what changed. Leave it out for a one-shot run.
+   */
+  readonly memo?: GenerateMemo;
 }
 
 export interface GeneratedFile {
@@ -57,7 +64,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const root = path.resolve(options.root ?? process.cwd());
   const cacheDir = path.join(root, 'node_modules', '.cache', 'toolprep');
   const configFile = options.configFile ? path.resolve(root, options.configFile) : findConfigFile(root);
-  const fileConfig = configFile ? await loadConfigFile(root, configFile, cacheDir) : undefined;
+  const fileConfig = configFile ? await loadConfigOnce(root, configFile, cacheDir, options.memo) : undefined;
   const config = resolveOptions(
     fileConfig,
     options.inline,
@@ -71,14 +78,14 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       absolute: true,
     })
   ).sort();
-  const discovery = findContracts(root, files);
+  const discovery = findContracts(root, files, options.memo?.discovery);
   const problems: GenerateProblem[] = [];
   const warnings: GenerateProblem[] = discovery.warnings.map(({ file, line, message }) => ({
     file,
     line,
     message,
   }));
-  const cache = options.cache === false ? undefined : await PreparedCache.open(root, cacheDir, config);
+  const cache = options.cache === false ? undefined : await openCache(root, cacheDir, config, options.memo);
   const refsByFile = new Map<string, ContractRef[]>();
   for (const ref of discovery.refs) refsByFile.set(ref.file, [...(refsByFile.get(ref.file) ?? []), ref]);
 
@@ -139,8 +146,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     milliseconds: performance.now() - started,
   };
   if (problems.length > 0) return { config, files: [], problems, warnings, stats };
-  const manifestText = emitManifest(prepared);
-  const manifest = JSON.parse(manifestText) as Manifest;
+  const { manifest, text: manifestText } = emitManifest(prepared);
   const moduleText = emitModule(manifest.tools, {
     modulePath: config.module,
     importExtension: config.importExtension,
@@ -156,6 +162,47 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     warnings,
     stats,
   };
+}
+
+/** What a long-lived caller keeps between runs; see `GenerateOptions.memo`. */
+export interface GenerateMemo {
+  readonly discovery: DiscoveryMemo;
+  config?: { readonly stamp: string; readonly value: unknown };
+  cache?: { readonly key: string; readonly value: PreparedCache };
+}
+
+export function createGenerateMemo(): GenerateMemo {
+  return { discovery: new Map() };
+}
+
+/** The config file's default export, evaluated again only when the file changed. */
+async function loadConfigOnce(
+  root: string,
+  file: string,
+  cacheDir: string,
+  memo: GenerateMemo | undefined,
+): Promise<unknown> {
+  const info = await stat(file);
+  const stamp = `${file}:${info.size}:${info.mtimeMs}`;
+  if (memo?.config?.stamp === stamp) return memo.config.value;
+  const value = await loadConfigFile(root, file, cacheDir);
+  if (memo) memo.config = { stamp, value };
+  return value;
+}
+
+/** The persistent cache, opened once per config for a long-lived caller. */
+async function openCache(
+  root: string,
+  cacheDir: string,
+  config: ResolvedToolprepConfig,
+  memo: GenerateMemo | undefined,
+): Promise<PreparedCache> {
+  const key = canonicalJson({ cacheDir, ...config, extend: config.extend ? config.extend.advertise : null });
+  if (memo?.cache?.key === key && memo.cache.value.extendSchema === config.extend?.schema)
+    return memo.cache.value.reopened();
+  const value = await PreparedCache.open(root, cacheDir, config);
+  if (memo) memo.cache = { key, value };
+  return value;
 }
 
 type FoundTool = EmittableTool & { readonly ref: ContractRef };

@@ -30,6 +30,16 @@ test('watch regenerates when a contract changes, and never because of its own ou
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(watcher.output().match(/^toolprep: .* in \d+ ms;/gm)).toHaveLength(2);
 
+    // A barrel that stops re-exporting defineTool changes what the files importing it hold, although
+    // those files did not change: incremental discovery must notice.
+    fixture.write('src/lib/toolprep.ts', "export { defineTool as makeTool } from 'toolprep';\n");
+    await watcher.waitFor(/src\/lib\/toolprep\.ts changed: 10 files scanned, 7 tools found/);
+    expect(
+      JSON.parse(fixture.read('toolprep.manifest.json')).tools.map((tool: { name: string }) => tool.name),
+    ).not.toContain('note_stats');
+    fixture.write('src/lib/toolprep.ts', "export { defineTool } from 'toolprep';\n");
+    await watcher.waitFor(/src\/lib\/toolprep\.ts changed: 10 files scanned, 8 tools found/);
+
     // A broken edit keeps the last good output and reports the problem; fixing it recovers.
     const good = fixture.read('toolprep.manifest.json');
     fixture.write(
