@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { ContractRef } from '../discover/find-contracts.js';
-import { writeChangedFiles } from '../emit/write-files.js';
 import type { PreparedTool } from '../manifest/types.js';
 import { canonicalJson } from '../prepare/canonical.js';
 import { convertSchema } from '../prepare/present.js';
@@ -89,11 +88,15 @@ export class PreparedCache {
 
   /** Writes the entries this run stored. */
   async save(): Promise<void> {
-    const files = [...this.changed].map((file) => ({
-      path: entryPath(file),
-      text: `${JSON.stringify({ file, ...this.next[file] })}\n`,
-    }));
-    await writeChangedFiles(this.directory, files);
+    if (this.changed.size === 0) return;
+    // Plain writes: an entry cut short is unreadable JSON, which is a miss, never a wrong tool.
+    mkdirSync(path.join(this.directory, ENTRIES), { recursive: true });
+    for (const file of this.changed) {
+      writeFileSync(
+        path.join(this.directory, entryPath(file)),
+        `${JSON.stringify({ file, ...this.next[file] })}\n`,
+      );
+    }
   }
 
   private readEntry(file: string): CachedFile | undefined {
