@@ -74,7 +74,15 @@ export function structureKind(value: unknown): 'object' | 'array' | undefined {
 
 /** A copy of `record` with `key` set as an own property, whatever the key (`__proto__` included). */
 export function withOwn(record: object, key: string, value: unknown): Record<string, unknown> {
-  const copy: Record<string, unknown> = { ...record };
-  Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
-  return copy;
+  return setOwn({ ...record }, key, value);
+}
+
+/** Sets `key` as an own property, whatever the key: assignment to `__proto__` would set a prototype. */
+export function setOwn(
+  target: Record<string, unknown>,
+  key: string,
+  value: unknown,
+): Record<string, unknown> {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  return target;
 }

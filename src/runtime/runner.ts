@@ -3,7 +3,7 @@ import type { ToolContract } from '../contract/types.js';
 import type { PreparedTool } from '../manifest/types.js';
 import { applyPlan } from './apply-plan.js';
 import { acceptsAtPath } from './contract-path.js';
-import { CoercionRefusal, formatPath } from './json-text.js';
+import { CoercionRefusal, formatPath, setOwn } from './json-text.js';
 
 export type ToolErrorCode = 'VALIDATION_ERROR' | 'UNKNOWN_TOOL' | 'HANDLER_ERROR';
 
@@ -236,12 +236,7 @@ function split(
   const picked: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
   for (const key of Object.keys(record)) {
-    Object.defineProperty(keys.includes(key) ? picked : rest, key, {
-      value: record[key],
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(keys.includes(key) ? picked : rest, key, record[key]);
   }
   return { picked, rest };
 }
