@@ -10,7 +10,9 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  type JSONRPCMessage,
   ListToolsRequestSchema,
+  type ListToolsResult,
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -50,6 +52,49 @@ function toListedTool(tool: PreparedTool): Tool {
   });
 }
 
+/** Each `tools/list` page, built once per runtime and page size. */
+const pages = new WeakMap<ToolRuntime, Map<string, ListToolsResult>>();
+/** The JSON text of each page, made once: the stdio transport writes it as it is. */
+const pageTexts = new WeakMap<object, string>();
+
+function pageOf(runtime: ToolRuntime, pageSize: number, start: number): ListToolsResult {
+  let byStart = pages.get(runtime);
+  if (!byStart) {
+    byStart = new Map();
+    pages.set(runtime, byStart);
+  }
+  const key = `${pageSize}:${start}`;
+  let page = byStart.get(key);
+  if (!page) {
+    const tools = listingOf(runtime);
+    const end = start + pageSize;
+    page = Object.freeze({
+      tools: tools.slice(start, end),
+      ...(end < tools.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}),
+    });
+    pageTexts.set(page, JSON.stringify(page));
+    byStart.set(key, page);
+  }
+  return page;
+}
+
+/**
+ * stdio that writes a prepared `tools/list` page from its JSON text, made once, instead of
+ * serialising the same documents again for every request. Everything else goes as usual.
+ */
+class PreparedStdioTransport extends StdioServerTransport {
+  override send(message: JSONRPCMessage): Promise<void> {
+    const result = 'result' in message ? message.result : undefined;
+    const text = result === undefined ? undefined : pageTexts.get(result);
+    if (text === undefined || !('id' in message)) return super.send(message);
+    const line = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${text}}\n`;
+    return new Promise((resolve) => {
+      if (process.stdout.write(line)) resolve();
+      else process.stdout.once('drain', () => resolve());
+    });
+  }
+}
+
 /**
  * Serves the runtime's tools on a low-level MCP `Server` the caller already has (with its own
  * resources and prompts): `tools/list` answers with the prepared documents as they are, and
@@ -66,21 +111,15 @@ export function attachTools(server: Server, runtime: ToolRuntime, options: Attac
   server.registerCapabilities({ tools: {} });
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    const tools = listingOf(runtime);
     const cursor = request.params?.cursor;
     const start = cursor === undefined ? 0 : Number.parseInt(Buffer.from(cursor, 'base64url').toString(), 10);
-    if (!Number.isInteger(start) || start < 0 || start > tools.length) {
+    if (!Number.isInteger(start) || start < 0 || start > listingOf(runtime).length) {
       throw new McpError(
         ErrorCode.InvalidParams,
         `Invalid cursor "${cursor}": pass the nextCursor of the previous page`,
       );
     }
-    if (start === 0 && tools.length <= pageSize) return { tools: tools as Tool[] };
-    const end = start + pageSize;
-    return {
-      tools: tools.slice(start, end),
-      ...(end < tools.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}),
-    };
+    return pageOf(runtime, pageSize, start);
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -120,7 +159,7 @@ export async function serveStdio(
   options: AttachToolsOptions = {},
 ): Promise<Server> {
   const server = createMcpServer(runtime, info, options);
-  await server.connect(new StdioServerTransport());
+  await server.connect(new PreparedStdioTransport());
   return server;
 }
 

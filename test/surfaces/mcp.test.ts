@@ -135,6 +135,46 @@ describe('the built example server', () => {
     }
   });
 
+  test('over stdio, tools/list writes the prepared documents byte for byte, the same text each time', () => {
+    const requests = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} },
+    ];
+    const run = spawnSync(process.execPath, [SERVER], {
+      input: `${requests.map((request) => JSON.stringify(request)).join('\n')}\n`,
+      env: { ...process.env, NOTES_DIR: notes },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    const lines = run.stdout.trim().split('\n');
+    const listed = (id: number) => {
+      const prefix = `{"jsonrpc":"2.0","id":${id},"result":`;
+      const line = lines.find((candidate) => candidate.startsWith(prefix)) ?? '';
+      return line.slice(prefix.length, -1);
+    };
+    const expected = JSON.stringify({
+      tools: manifest().tools.map((tool: Record<string, unknown> & { inputSchema: { mcp: unknown } }) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema.mcp,
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      })),
+    });
+    expect(listed(2)).toBe(expected);
+    expect(listed(3)).toBe(expected);
+  });
+
   test('starting and answering tools/list loads no contract module and no toolprep build code', async () => {
     const recorder = createModuleRecorder(notes);
     const client = new Client({ name: 'test', version: '1.0.0' });
