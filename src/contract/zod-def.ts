@@ -31,7 +31,7 @@ export function defOf(schema: $ZodType): ZodDef {
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly', 'nonoptional']);
 
 /** One step from a schema towards the one it wraps, as a path segment and the inner schema. */
-export function unwrapStep(schema: $ZodType): { step: string; inner: $ZodType } | undefined {
+function unwrapStep(schema: $ZodType): { step: string; inner: $ZodType } | undefined {
   const def = defOf(schema);
   if (WRAPPERS.has(def.type) && def.innerType) return { step: 'innerType', inner: def.innerType };
   if (def.type === 'lazy')

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TsMorph from 'ts-morph';
+import { projectPath } from '../project-path.js';
 
 /** A contract export found in source text: where it is and what JSDoc says about it. */
 export interface ContractRef {
@@ -148,7 +149,7 @@ function createFileReader(root: string): FileReader {
       const text = readFileSync(file, 'utf8');
       if (!text.includes(FACTORY)) return { refs: [], warnings: [], parsed: false, consulted: [] };
       const source = project.createSourceFile(file, text, { overwrite: true });
-      const relative = toPosix(path.relative(root, file));
+      const relative = projectPath(root, file);
       const refs: ContractRef[] = [];
       const warnings: DiscoveryWarning[] = [];
       const consulted = new Set<string>();
@@ -275,10 +276,6 @@ function resolveLocal(directory: string, specifier: string): string | undefined 
     ...EXTENSIONS.map((extension) => path.join(base, `index${extension}`)),
   ];
   return candidates.find((candidate) => statSync(candidate, { throwIfNoEntry: false })?.isFile());
-}
-
-export function toPosix(file: string): string {
-  return file.split(path.sep).join('/');
 }
 
 function compare(a: string, b: string): number {

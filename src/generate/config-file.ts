@@ -9,7 +9,12 @@ const CONFIG_NAMES = [
   'toolprep.config.mjs',
 ];
 
-export function findConfigFile(root: string): string | undefined {
+/** The config file to use: the one named (relative to the root), else the first found in the root. */
+export function resolveConfigFile(root: string, named: string | undefined): string | undefined {
+  return named ? path.resolve(root, named) : findConfigFile(root);
+}
+
+function findConfigFile(root: string): string | undefined {
   return CONFIG_NAMES.map((name) => path.join(root, name)).find((file) => existsSync(file));
 }
 

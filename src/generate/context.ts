@@ -1,12 +1,17 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { glob } from 'tinyglobby';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import { writeChangedFiles } from '../emit/write-files.js';
 import { compareWithDisk, type StaleReport } from './check.js';
-import { findConfigFile } from './config-file.js';
-import { createGenerateMemo, type GenerateOptions, type GenerateResult, generate } from './generate.js';
+import { resolveConfigFile } from './config-file.js';
+import {
+  createGenerateMemo,
+  findSourceFiles,
+  type GenerateOptions,
+  type GenerateResult,
+  generate,
+} from './generate.js';
 import type { GenerateProblem } from './problems.js';
 
 export interface GeneratorContextOptions extends GenerateOptions {
@@ -48,18 +53,12 @@ export function createGeneratorContext(options: GeneratorContextOptions): Genera
   let lastFingerprint: string | undefined;
   let contractFiles: string[] = [];
   const memo = createGenerateMemo();
-  const configFile = (): string | undefined =>
-    options.configFile ? path.resolve(root, options.configFile) : findConfigFile(root);
+  const configFile = (): string | undefined => resolveConfigFile(root, options.configFile);
 
   const fingerprint = async (): Promise<string | undefined> => {
     if (!config) return undefined;
-    const files = await glob(config.include, {
-      cwd: root,
-      ignore: [...config.exclude, config.module, config.manifest],
-      absolute: true,
-    });
     // Synchronous stats: for a thousand small files they are several times faster than async ones.
-    const entries = [...files.sort(), configFile()]
+    const entries = [...(await findSourceFiles(root, config)), configFile()]
       .filter((file): file is string => file !== undefined)
       .map((file) => {
         const info = statSync(file, { throwIfNoEntry: false });

@@ -12,8 +12,9 @@ import type { Manifest } from '../manifest/manifest.js';
 import { canonicalJson } from '../prepare/canonical.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
 import { ToolprepPrepareError } from '../prepare/problems.js';
+import { projectPath } from '../project-path.js';
 import { PreparedCache } from './cache.js';
-import { findConfigFile, loadConfigFile } from './config-file.js';
+import { loadConfigFile, resolveConfigFile } from './config-file.js';
 import type { GenerateProblem } from './problems.js';
 
 export interface GenerateOptions {
@@ -63,7 +64,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const started = performance.now();
   const root = path.resolve(options.root ?? process.cwd());
   const cacheDir = path.join(root, 'node_modules', '.cache', 'toolprep');
-  const configFile = options.configFile ? path.resolve(root, options.configFile) : findConfigFile(root);
+  const configFile = resolveConfigFile(root, options.configFile);
   const fileConfig = configFile ? await loadConfigOnce(root, configFile, cacheDir, options.memo) : undefined;
   const config = resolveOptions(
     fileConfig,
@@ -71,13 +72,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     configFile ? path.relative(root, configFile) : 'options',
   );
 
-  const files = (
-    await glob(config.include, {
-      cwd: root,
-      ignore: [...config.exclude, config.module, config.manifest],
-      absolute: true,
-    })
-  ).sort();
+  const files = await findSourceFiles(root, config);
   const discovery = findContracts(root, files, options.memo?.discovery);
   const problems: GenerateProblem[] = [];
   const warnings: GenerateProblem[] = discovery.warnings.map(({ file, line, message }) => ({
@@ -108,7 +103,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   if (!loaded.ok) {
     problems.push(
       ...loaded.failures.map(({ file, line, message }) => ({
-        file: file && toRelative(root, file),
+        file: file && projectPath(root, file),
         line,
         message: `could not be built: ${message}`,
       })),
@@ -162,6 +157,12 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     warnings,
     stats,
   };
+}
+
+/** The files the config includes, sorted, never toolprep's own output. */
+export async function findSourceFiles(root: string, config: ResolvedToolprepConfig): Promise<string[]> {
+  const ignore = [...config.exclude, config.module, config.manifest];
+  return (await glob(config.include, { cwd: root, ignore, absolute: true })).sort();
 }
 
 /** What a long-lived caller keeps between runs; see `GenerateOptions.memo`. */
@@ -274,8 +275,4 @@ function duplicateNames(tools: readonly FoundTool[]): GenerateProblem[] {
           hint: 'give one of them another `name`',
         })),
   );
-}
-
-function toRelative(root: string, file: string): string {
-  return path.relative(root, path.resolve(root, file)).split(path.sep).join('/');
 }

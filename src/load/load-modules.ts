@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Message, Plugin } from 'esbuild';
+import { projectPath } from '../project-path.js';
 
 export interface LoadedModule {
   /** The module's exports, or undefined when it threw while loading. */
@@ -72,10 +73,8 @@ export async function loadModules(
     const modules = new Map<string, LoadedModule>();
     for (const [output, meta] of Object.entries(result.metafile.outputs)) {
       if (!meta.entryPoint) continue;
-      const entry = toPosix(path.relative(root, path.resolve(root, meta.entryPoint)));
-      const inputs = Object.keys(meta.inputs).map((input) =>
-        toPosix(path.relative(root, path.resolve(root, input))),
-      );
+      const entry = projectPath(root, meta.entryPoint);
+      const inputs = Object.keys(meta.inputs).map((input) => projectPath(root, input));
       try {
         const exports = (await import(pathToFileURL(path.resolve(root, output)).href)) as Record<
           string,
@@ -123,8 +122,4 @@ function nearestPackageJson(directory: string): string | undefined {
     if (existsSync(candidate)) return candidate;
     if (path.dirname(current) === current) return undefined;
   }
-}
-
-function toPosix(file: string): string {
-  return file.split(path.sep).join('/');
 }

@@ -101,7 +101,7 @@ function checkAnnotations(
   }
 }
 
-export function isZodSchema(value: unknown): value is $ZodType {
+function isZodSchema(value: unknown): value is $ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value;
 }
 

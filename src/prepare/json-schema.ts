@@ -8,7 +8,7 @@ export const DEFS_KEY: Record<Dialect, '$defs' | 'definitions'> = {
 };
 
 /** JSON kinds in the order a merged `type` lists them. */
-export const KIND_ORDER = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
+const KIND_ORDER = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
 export type JsonKind = (typeof KIND_ORDER)[number];
 
 const SINGLE_SUBSCHEMA_KEYS = [
@@ -83,7 +83,7 @@ export function containsRef(schema: JsonSchema, ref: string): boolean {
   return found;
 }
 
-export function kindOfValue(value: unknown): JsonKind {
+function kindOfValue(value: unknown): JsonKind {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';

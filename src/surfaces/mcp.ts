@@ -29,16 +29,31 @@ export interface AttachToolsOptions {
   readonly pageSize?: number;
 }
 
-/** The `tools/list` entries, built once per runtime from the prepared documents, never converted. */
-const listings = new WeakMap<ToolRuntime, readonly Tool[]>();
+/**
+ * What serving a runtime needs, derived once per runtime (not per server: the stateless HTTP
+ * pattern makes a server per request): the `tools/list` entries, which tools declare an output, and
+ * each page built so far.
+ */
+interface Serving {
+  readonly tools: readonly Tool[];
+  readonly outputs: ReadonlySet<string>;
+  readonly pages: Map<string, ListToolsResult>;
+}
 
-function listingOf(runtime: ToolRuntime): readonly Tool[] {
-  let tools = listings.get(runtime);
-  if (!tools) {
-    tools = Object.freeze(runtime.list().map(toListedTool));
-    listings.set(runtime, tools);
+const servings = new WeakMap<ToolRuntime, Serving>();
+
+function servingOf(runtime: ToolRuntime): Serving {
+  let serving = servings.get(runtime);
+  if (!serving) {
+    const prepared = runtime.list();
+    serving = {
+      tools: Object.freeze(prepared.map(toListedTool)),
+      outputs: new Set(prepared.filter((tool) => tool.outputSchema).map((tool) => tool.name)),
+      pages: new Map(),
+    };
+    servings.set(runtime, serving);
   }
-  return tools;
+  return serving;
 }
 
 function toListedTool(tool: PreparedTool): Tool {
@@ -52,28 +67,20 @@ function toListedTool(tool: PreparedTool): Tool {
   });
 }
 
-/** Each `tools/list` page, built once per runtime and page size. */
-const pages = new WeakMap<ToolRuntime, Map<string, ListToolsResult>>();
 /** The JSON text of each page, made once: the stdio transport writes it as it is. */
 const pageTexts = new WeakMap<object, string>();
 
-function pageOf(runtime: ToolRuntime, pageSize: number, start: number): ListToolsResult {
-  let byStart = pages.get(runtime);
-  if (!byStart) {
-    byStart = new Map();
-    pages.set(runtime, byStart);
-  }
+function pageOf(serving: Serving, pageSize: number, start: number): ListToolsResult {
   const key = `${pageSize}:${start}`;
-  let page = byStart.get(key);
+  let page = serving.pages.get(key);
   if (!page) {
-    const tools = listingOf(runtime);
     const end = start + pageSize;
     page = Object.freeze({
-      tools: tools.slice(start, end),
-      ...(end < tools.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}),
+      tools: serving.tools.slice(start, end),
+      ...(end < serving.tools.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}),
     });
     pageTexts.set(page, JSON.stringify(page));
-    byStart.set(key, page);
+    serving.pages.set(key, page);
   }
   return page;
 }
@@ -102,24 +109,19 @@ class PreparedStdioTransport extends StdioServerTransport {
  */
 export function attachTools(server: Server, runtime: ToolRuntime, options: AttachToolsOptions = {}): Server {
   const pageSize = options.pageSize ?? 200;
-  const outputs = new Set(
-    runtime
-      .list()
-      .filter((tool) => tool.outputSchema)
-      .map((tool) => tool.name),
-  );
+  const serving = servingOf(runtime);
   server.registerCapabilities({ tools: {} });
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     const cursor = request.params?.cursor;
     const start = cursor === undefined ? 0 : Number.parseInt(Buffer.from(cursor, 'base64url').toString(), 10);
-    if (!Number.isInteger(start) || start < 0 || start > listingOf(runtime).length) {
+    if (!Number.isInteger(start) || start < 0 || start > serving.tools.length) {
       throw new McpError(
         ErrorCode.InvalidParams,
         `Invalid cursor "${cursor}": pass the nextCursor of the previous page`,
       );
     }
-    return pageOf(runtime, pageSize, start);
+    return pageOf(serving, pageSize, start);
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -132,7 +134,7 @@ export function attachTools(server: Server, runtime: ToolRuntime, options: Attac
       return { content: [{ type: 'text', text: result.error.message }], isError: true };
     }
     const text = typeof result.value === 'string' ? result.value : (JSON.stringify(result.value) ?? 'null');
-    return outputs.has(name)
+    return serving.outputs.has(name)
       ? { content: [{ type: 'text', text }], structuredContent: result.value as Record<string, unknown> }
       : { content: [{ type: 'text', text }] };
   });
