@@ -19,10 +19,25 @@ export interface ApplyPlanOptions {
 }
 
 interface Walk {
-  readonly plan: Plan;
+  readonly path: Path;
   readonly maxDepth: number;
   readonly acceptsAt: ApplyPlanOptions['acceptsAt'];
 }
+
+/** One plan position's repair of a value of one kind: returns the value, or a repaired copy. */
+type Step<Value> = (value: Value, walk: Walk) => unknown;
+
+/**
+ * A plan node compiled into what it does to text and what it does to structure; either is absent
+ * when the node does nothing to that kind of value, so the walk never descends there.
+ */
+interface Compiled {
+  text?: Step<string>;
+  structure?: Step<object>;
+}
+
+/** Plans are compiled once, on first use: a call then tests only what its plan's positions hold. */
+const compiledPlans = new WeakMap<Plan, Compiled>();
 
 /**
  * Applies a coercion plan to arguments: parses double-serialised structure where the schema wants
@@ -30,82 +45,153 @@ interface Walk {
  * Throws a `CoercionRefusal` naming the field's path.
  */
 export function applyPlan(plan: Plan, args: unknown, options: ApplyPlanOptions = {}): unknown {
-  return apply(plan.root, args, [], { plan, maxDepth: options.maxDepth ?? 64, acceptsAt: options.acceptsAt });
+  let root = compiledPlans.get(plan);
+  if (!root) {
+    root = compilePlan(plan);
+    compiledPlans.set(plan, root);
+  }
+  return visit(root, args, { path: [], maxDepth: options.maxDepth ?? 64, acceptsAt: options.acceptsAt });
 }
 
-function apply(node: PlanNode, value: unknown, path: Path, walk: Walk): unknown {
-  if (path.length > walk.maxDepth) throw tooDeep(path, walk.maxDepth);
-  if (node.ref !== undefined) {
-    const shared = walk.plan.defs?.[node.ref];
-    if (!shared)
-      throw new Error(
-        `[toolprep] plan refers to a missing definition "${node.ref}"; this is a bug in toolprep`,
-      );
-    return apply(shared, value, path, walk);
-  }
+function visit(node: Compiled, value: unknown, walk: Walk): unknown {
+  if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
   if (typeof value === 'string') {
-    if (node.refuse) refuseListAsText(node.refuse, value, path, walk);
-    if (!node.parse) return value;
-    const parsed = parseJsonText(value, path, walk.maxDepth);
+    if (!node.text) return value;
+    value = node.text(value, walk);
+    if (typeof value === 'string') return value;
+  }
+  return node.structure && typeof value === 'object' && value !== null ? node.structure(value, walk) : value;
+}
+
+/** Visits a child, unless its node does nothing to a value of its kind: most positions hold nothing. */
+function visitChild(node: Compiled | undefined, value: unknown, key: string | number, walk: Walk): unknown {
+  if (
+    !node ||
+    (typeof value === 'string' ? !node.text : typeof value !== 'object' || value === null || !node.structure)
+  )
+    return value;
+  walk.path.push(key);
+  const repaired = visit(node, value, walk);
+  walk.path.pop();
+  return repaired;
+}
+
+function compilePlan(plan: Plan): Compiled {
+  const shared = new Map<string, Compiled>();
+
+  const compile = (node: PlanNode): Compiled => {
+    if (node.ref === undefined) return { text: compileText(node), structure: compileStructure(node) };
+    const name = node.ref;
+    const definition = plan.defs && Object.hasOwn(plan.defs, name) ? plan.defs[name] : undefined;
+    if (!definition) throw new Error(`[toolprep] plan refers to a missing definition "${name}"`);
+    // Compiled on first visit, so that a recursive definition can refer to itself.
+    const visitShared = (value: unknown, walk: Walk) => {
+      let target = shared.get(name);
+      if (!target) {
+        target = compile(definition);
+        shared.set(name, target);
+      }
+      return visit(target, value, walk);
+    };
+    return { text: visitShared, structure: visitShared };
+  };
+
+  const compileStructure = (node: PlanNode): Compiled['structure'] => {
+    const sides = (node.all ?? [])
+      .map((side) => compile(side).structure)
+      .filter((side) => side !== undefined);
+    const onArray = node.array ? compile(node.array).structure : compileItems(node);
+    const onObject = node.object
+      ? compile(node.object).structure
+      : node.variants
+        ? compileVariants(node.tag as string, node.variants)
+        : compileFields(node);
+    // Each of these leaves a value of the other kind as it is, so one alone needs no dispatch.
+    if (!sides.length && !(onArray && onObject)) return onArray ?? onObject;
+    return (value, walk) => {
+      for (const side of sides) value = side(value, walk) as object;
+      if (Array.isArray(value)) return onArray ? onArray(value, walk) : value;
+      return onObject ? onObject(value, walk) : value;
+    };
+  };
+
+  const compileVariants = (
+    tag: string,
+    variants: NonNullable<PlanNode['variants']>,
+  ): Compiled['structure'] => {
+    const compiled = variants.map(({ tags, node }) => ({ tags, structure: compile(node).structure }));
+    if (!compiled.some((variant) => variant.structure)) return undefined;
+    return (record, walk) => {
+      if (Array.isArray(record)) return record;
+      const value = (record as Record<string, unknown>)[tag];
+      const structure = compiled.find((variant) => variant.tags.includes(value))?.structure;
+      return structure ? structure(record, walk) : record;
+    };
+  };
+
+  const compileItems = (node: PlanNode): Compiled['structure'] => {
+    if (!node.items && !node.tuple) return undefined;
+    const tuple = (node.tuple ?? []).map((item) => (item ? compile(item) : undefined));
+    const rest = node.items && compile(node.items);
+    return (value, walk) => {
+      if (!Array.isArray(value)) return value;
+      let result: unknown[] | undefined;
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index];
+        const repaired = visitChild(index < tuple.length ? tuple[index] : rest, item, index, walk);
+        if (repaired !== item) {
+          result ??= value.slice();
+          result[index] = repaired;
+        }
+      }
+      return result ?? value;
+    };
+  };
+
+  const compileFields = (node: PlanNode): Compiled['structure'] => {
+    if (!node.fields && !node.rest) return undefined;
+    const keys = Object.keys(node.fields ?? {});
+    const fields = Object.values(node.fields ?? {}).map(compile);
+    const rest = node.rest && compile(node.rest);
+    return (value, walk) => {
+      if (Array.isArray(value)) return value;
+      const record = value as Record<string, unknown>;
+      let result = record;
+      // Without a catch-all, only the planned keys can need a repair.
+      const visited = rest ? Object.keys(record) : keys;
+      for (let index = 0; index < visited.length; index++) {
+        const key = visited[index] as string;
+        const field = record[key];
+        const repaired = visitChild(
+          rest ? (fields[keys.indexOf(key)] ?? rest) : fields[index],
+          field,
+          key,
+          walk,
+        );
+        // An inherited value is walked as Zod will read it, but only an own one is replaced.
+        if (repaired !== field && Object.hasOwn(record, key)) result = withOwn(result, key, repaired);
+      }
+      return result;
+    };
+  };
+
+  return compile(plan.root);
+}
+
+function compileText({ parse, refuse }: PlanNode): Compiled['text'] {
+  if (!parse && !refuse) return undefined;
+  return (text, walk) => {
+    if (refuse) refuseListAsText(refuse, text, walk);
+    if (!parse) return text;
+    const parsed = parseJsonText(text, walk.path, walk.maxDepth);
     const kind = structureKind(parsed);
-    if (parsed === parseJsonText.NOT_JSON || !kind || !node.parse.includes(kind)) return value;
-    value = parsed;
-  }
-  if (typeof value !== 'object' || value === null) return value;
-  if (node.all) for (const side of node.all) value = apply(side, value, path, walk);
-  if (Array.isArray(value)) {
-    if (node.array) return apply(node.array, value, path, walk);
-    return node.items || node.tuple ? applyToItems(node, value, path, walk) : value;
-  }
-  if (node.object) return apply(node.object, value, path, walk);
-  if (node.variants) {
-    const tag = (value as Record<string, unknown>)[node.tag as string];
-    const variant = node.variants.find((candidate) => candidate.tags.includes(tag));
-    return variant ? apply(variant.node, value, path, walk) : value;
-  }
-  return node.fields || node.rest ? applyToFields(node, value as Record<string, unknown>, path, walk) : value;
+    return parsed !== parseJsonText.NOT_JSON && kind && parse.includes(kind) ? parsed : text;
+  };
 }
 
-function applyToItems(node: PlanNode, list: readonly unknown[], path: Path, walk: Walk): readonly unknown[] {
-  let result: unknown[] | undefined;
-  const tuple = node.tuple ?? [];
-  for (let index = 0; index < list.length; index++) {
-    const itemNode = index < tuple.length ? tuple[index] : node.items;
-    if (!itemNode) continue;
-    const item = list[index];
-    path.push(index);
-    const repaired = apply(itemNode, item, path, walk);
-    path.pop();
-    if (repaired !== item) {
-      result ??= list.slice();
-      result[index] = repaired;
-    }
-  }
-  return result ?? list;
-}
-
-function applyToFields(
-  node: PlanNode,
-  record: Record<string, unknown>,
-  path: Path,
-  walk: Walk,
-): Record<string, unknown> {
-  let result = record;
-  for (const key of Object.keys(record)) {
-    const fieldNode = node.fields && Object.hasOwn(node.fields, key) ? node.fields[key] : node.rest;
-    if (!fieldNode) continue;
-    const field = record[key];
-    path.push(key);
-    const repaired = apply(fieldNode, field, path, walk);
-    path.pop();
-    if (repaired !== field) result = withOwn(result, key, repaired);
-  }
-  return result;
-}
-
-function refuseListAsText(checks: readonly ListCheck[], text: string, path: Path, walk: Walk): void {
+function refuseListAsText(checks: readonly ListCheck[], text: string, walk: Walk): void {
   if (!/^\s*\[/.test(text)) return;
-  const parsed = parseJsonText(text, path, walk.maxDepth);
+  const parsed = parseJsonText(text, walk.path, walk.maxDepth);
   if (!Array.isArray(parsed)) return;
   const accepted = checks.some((check) => {
     if (!('defer' in check)) return listCheckAccepts(check, parsed);
@@ -116,5 +202,5 @@ function refuseListAsText(checks: readonly ListCheck[], text: string, path: Path
     }
     return walk.acceptsAt(check.defer, parsed);
   });
-  if (accepted) throw listAsText(path);
+  if (accepted) throw listAsText(walk.path);
 }

@@ -7,9 +7,15 @@ export function listCheckAccepts(
   check: Exclude<ListCheck, { defer: unknown }>,
   list: readonly unknown[],
 ): boolean {
-  if (check.minItems !== undefined && list.length < check.minItems) return false;
-  if (check.maxItems !== undefined && list.length > check.maxItems) return false;
-  return list.every((item) => valueCheckAccepts(check.item, item));
+  return (
+    within(list.length, check.minItems, check.maxItems) &&
+    list.every((item) => valueCheckAccepts(check.item, item))
+  );
+}
+
+/** Whether a size or a number lies within bounds, either of which may be absent. */
+function within(size: number, minimum = -Infinity, maximum = Infinity): boolean {
+  return size >= minimum && size <= maximum;
 }
 
 function valueCheckAccepts(check: ValueCheck, value: unknown): boolean {
@@ -21,20 +27,21 @@ function valueCheckAccepts(check: ValueCheck, value: unknown): boolean {
       return typeof value === 'boolean';
     case 'null':
       return value === null;
-    case 'string': {
-      if (typeof value !== 'string') return false;
-      if (check.minLength !== undefined && value.length < check.minLength) return false;
-      if (check.maxLength !== undefined && value.length > check.maxLength) return false;
-      return (check.patterns ?? []).every(({ source, flags }) => patternOf(source, flags).test(value));
-    }
-    case 'number': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return false;
-      if (check.integer && !Number.isInteger(value)) return false;
-      if (check.minimum !== undefined && value < check.minimum) return false;
-      if (check.maximum !== undefined && value > check.maximum) return false;
-      if (check.exclusiveMinimum !== undefined && value <= check.exclusiveMinimum) return false;
-      return check.exclusiveMaximum === undefined || value < check.exclusiveMaximum;
-    }
+    case 'string':
+      return (
+        typeof value === 'string' &&
+        within(value.length, check.minLength, check.maxLength) &&
+        (check.patterns ?? []).every(({ source, flags }) => patternOf(source, flags).test(value))
+      );
+    case 'number':
+      return (
+        typeof value === 'number' &&
+        Number.isFinite(value) &&
+        (!check.integer || Number.isInteger(value)) &&
+        within(value, check.minimum, check.maximum) &&
+        value > (check.exclusiveMinimum ?? -Infinity) &&
+        value < (check.exclusiveMaximum ?? Infinity)
+      );
   }
 }
 

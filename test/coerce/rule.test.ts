@@ -1,8 +1,9 @@
+import { applyPlan } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import * as zm from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import { coerceBothWays } from '../support/coerce.js';
+import { coerceBothWays, planOf } from '../support/coerce.js';
 
 const LIST = ' is a list written as text — pass the array itself, not JSON written as text';
 const pathOrPaths = z.union([z.string(), z.array(z.string())]);
@@ -382,6 +383,24 @@ describe('bad input', () => {
     const result = coerceBothWays(z.object({ rows: z.array(z.object({ tags: z.array(z.string()) })) }), args);
     expect(result).toEqual({ value: { rows: [{ tags: ['a'] }] } });
     expect(args.rows[0]?.tags).toBe('["a"]');
+  });
+
+  test('a plan naming a missing shared definition is an error naming it', () => {
+    expect(() => applyPlan({ root: { fields: { tree: { ref: 'Tree' } } } }, { tree: {} })).toThrow(
+      'plan refers to a missing definition "Tree"',
+    );
+  });
+
+  test("a plan keeps no state between calls: a refusal leaves the next call's paths exact", () => {
+    const input = z.object({ a: pathOrPaths, b: z.object({ c: pathOrPaths }) });
+    const plan = planOf(input);
+    for (let round = 0; round < 3; round++) {
+      expect(coerceBothWays(input, { a: '["x"]', b: { c: 'y' } }, plan)).toEqual({ refused: `a${LIST}` });
+      expect(coerceBothWays(input, { a: 'x', b: { c: '["y"]' } }, plan)).toEqual({ refused: `b.c${LIST}` });
+      expect(coerceBothWays(input, { a: 'x', b: '{"c":"y"}' }, plan)).toEqual({
+        value: { a: 'x', b: { c: 'y' } },
+      });
+    }
   });
 
   test('an unchanged value is returned as the same object', () => {
