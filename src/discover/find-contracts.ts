@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TsMorph from 'ts-morph';
+import { fileStamp } from '../file-stamp.js';
 import { projectPath } from '../project-path.js';
 
 /** A contract export found in source text: where it is and what JSDoc says about it. */
@@ -51,11 +52,6 @@ function loadTsMorph(): typeof TsMorph {
   return tsMorph;
 }
 
-function stampOf(file: string): string {
-  const info = statSync(file, { throwIfNoEntry: false });
-  return info ? `${info.size}:${info.mtimeMs}` : 'missing';
-}
-
 /**
  * Finds exported `defineTool(...)` results in the given files, reading source text only: imports
  * of `defineTool` from "toolprep" (renamed, or through a namespace, or through a local barrel that
@@ -72,10 +68,10 @@ export function findContracts(
   for (const file of memo.keys()) if (!wanted.has(file)) memo.delete(file);
   for (const file of files) {
     const previous = memo.get(file);
-    const stamp = stampOf(file);
+    const stamp = fileStamp(file);
     const current =
       previous?.stamp === stamp &&
-      previous.consulted.every((barrel) => stampOf(barrel.file) === barrel.stamp);
+      previous.consulted.every((barrel) => fileStamp(barrel.file) === barrel.stamp);
     if (current) continue;
     reader ??= createFileReader(root);
     memo.set(file, { stamp, ...reader.discover(file) });
@@ -172,7 +168,7 @@ function createFileReader(root: string): FileReader {
         refs,
         warnings,
         parsed: true,
-        consulted: [...consulted].map((barrel) => ({ file: barrel, stamp: stampOf(barrel) })),
+        consulted: [...consulted].map((barrel) => ({ file: barrel, stamp: fileStamp(barrel) })),
       });
       if (direct.size === 0 && namespaces.size === 0) return result();
 

@@ -22,7 +22,8 @@ const TOOL_KEY_ORDER = [
 
 /**
  * Each tool's entry and its text, by digest and source: a regeneration after one change
- * serialises one tool, not the whole surface. The text is the entry as it stands in the manifest.
+ * serialises one tool, not the whole surface. The text is the entry as it stands in the manifest,
+ * less its first line's indent.
  */
 const entries = new Map<string, { entry: ManifestTool; text: string }>();
 
@@ -41,7 +42,8 @@ export function emitManifest(tools: readonly EmittableTool[]): { manifest: Manif
     },
   };
   // Byte for byte what JSON.stringify(manifest, null, 2) writes, from the memoised tool texts.
-  const toolsText = emitted.length === 0 ? '[]' : `[\n${emitted.map(({ text }) => text).join(',\n')}\n  ]`;
+  const toolsText =
+    emitted.length === 0 ? '[]' : `[\n    ${emitted.map(({ text }) => text).join(',\n    ')}\n  ]`;
   const totals = JSON.stringify(manifest.totals, null, 2).replace(/\n/g, '\n  ');
   return {
     manifest,
@@ -62,7 +64,8 @@ function manifestEntry(prepared: PreparedTool, source: string): { entry: Manifes
     const entry = Object.fromEntries(
       TOOL_KEY_ORDER.filter((name) => tool[name] !== undefined).map((name) => [name, tool[name]]),
     ) as unknown as ManifestTool;
-    emitted = { entry, text: `    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}` };
+    // Indented by split and join: a global replace here leaves a rope that every later join re-walks.
+    emitted = { entry, text: JSON.stringify(entry, null, 2).split('\n').join('\n    ') };
     entries.set(key, emitted);
   }
   return emitted;

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { ContractRef } from '../discover/find-contracts.js';
+import { fileStamp } from '../file-stamp.js';
 import type { PreparedTool } from '../manifest/types.js';
 import { canonicalJson } from '../prepare/canonical.js';
 import { convertSchema } from '../prepare/present.js';
@@ -113,11 +114,10 @@ export class PreparedCache {
 
   private hashOf(file: string): string | undefined {
     const absolute = path.resolve(this.root, file);
-    const info = statSync(absolute, { throwIfNoEntry: false });
-    const stamp = info ? `${info.size}:${info.mtimeMs}` : 'missing';
+    const stamp = fileStamp(absolute);
     const known = this.hashes.get(absolute);
     if (known?.stamp === stamp) return known.hash;
-    const value = info ? hash(readFileSync(absolute)) : undefined;
+    const value = stamp === 'missing' ? undefined : hash(readFileSync(absolute));
     this.hashes.set(absolute, { stamp, hash: value });
     return value;
   }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ResolvedToolprepConfig } from '../config/options.js';
-import { writeChangedFiles } from '../emit/write-files.js';
+import { type WriteMemo, writeChangedFiles } from '../emit/write-files.js';
+import { fileStamp } from '../file-stamp.js';
 import { compareWithDisk, type StaleReport } from './check.js';
 import { resolveConfigFile } from './config-file.js';
 import {
@@ -53,17 +53,14 @@ export function createGeneratorContext(options: GeneratorContextOptions): Genera
   let lastFingerprint: string | undefined;
   let contractFiles: string[] = [];
   const memo = createGenerateMemo();
+  const writeMemo: WriteMemo = new Map();
   const configFile = (): string | undefined => resolveConfigFile(root, options.configFile);
 
   const fingerprint = async (): Promise<string | undefined> => {
     if (!config) return undefined;
-    // Synchronous stats: for a thousand small files they are several times faster than async ones.
     const entries = [...(await findSourceFiles(root, config)), configFile()]
       .filter((file): file is string => file !== undefined)
-      .map((file) => {
-        const info = statSync(file, { throwIfNoEntry: false });
-        return `${file}:${info?.size}:${info?.mtimeMs}`;
-      });
+      .map((file) => `${file}:${fileStamp(file)}`);
     return createHash('sha256').update(entries.join('\n')).digest('hex');
   };
 
@@ -85,7 +82,7 @@ export function createGeneratorContext(options: GeneratorContextOptions): Genera
     // On problems the last good output stays in place.
     if (result.problems.length > 0) return { ...base, written: [] };
     if (options.check) return { ...base, written: [], stale: await compareWithDisk(root, result) };
-    const written = options.write === false ? [] : await writeChangedFiles(root, result.files);
+    const written = options.write === false ? [] : await writeChangedFiles(root, result.files, writeMemo);
     return { ...base, written };
   };
   // One edit can bring several watch events: runs go one after another, so a run that follows

@@ -30,6 +30,14 @@ test('watch regenerates when a contract changes, and never because of its own ou
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(watcher.output().match(/^toolprep: .* in \d+ ms;/gm)).toHaveLength(2);
 
+    // Watch remembers what it wrote, but a hand edit to its output changes the file's stamp: the
+    // next run compares with the disk again and writes the manifest back.
+    const written = fixture.read('toolprep.manifest.json');
+    fixture.write('toolprep.manifest.json', '{}\n');
+    fixture.write('src/tools/stats.ts', fixture.read('src/tools/stats.ts'));
+    await watcher.waitFor(/(src\/tools\/stats\.ts changed: .*; wrote toolprep\.manifest\.json[\s\S]*){2}/);
+    expect(fixture.read('toolprep.manifest.json')).toBe(written);
+
     // A barrel that stops re-exporting defineTool changes what the files importing it hold, although
     // those files did not change: incremental discovery must notice.
     fixture.write('src/lib/toolprep.ts', "export { defineTool as makeTool } from 'toolprep';\n");
