@@ -16,6 +16,8 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { PreparedTool } from '../manifest/types.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 
@@ -141,6 +143,19 @@ export function attachTools(server: Server, runtime: ToolRuntime, options: Attac
   return server;
 }
 
+/**
+ * One JSON Schema validator for every server we create, made on first use. Left to itself, the SDK
+ * builds an Ajv instance per server (most of a stateless request's cost) that a server uses only to
+ * check the answers to its own elicitation requests.
+ */
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+const validatorOnFirstUse: jsonSchemaValidator = {
+  getValidator(schema) {
+    sharedValidator ??= new AjvJsonSchemaValidator();
+    return sharedValidator.getValidator(schema);
+  },
+};
+
 /** A low-level MCP `Server` with the tools capability, serving the runtime's tools. */
 export function createMcpServer(
   runtime: ToolRuntime,
@@ -148,7 +163,10 @@ export function createMcpServer(
   options: AttachToolsOptions = {},
 ): Server {
   return attachTools(
-    new Server({ name: info.name, version: info.version }, { capabilities: { tools: {} } }),
+    new Server(
+      { name: info.name, version: info.version },
+      { capabilities: { tools: {} }, jsonSchemaValidator: validatorOnFirstUse },
+    ),
     runtime,
     options,
   );

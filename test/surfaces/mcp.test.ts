@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { defineTool } from 'toolprep';
 import { prepareTool } from 'toolprep/build';
 import { createMcpServer } from 'toolprep/mcp';
@@ -242,6 +243,31 @@ test('one parse per call through MCP, with and without repairs', async () => {
   expect(texts(repaired)).toBe('1');
   expect(parses).toBe(2);
   await client.close();
+});
+
+test('servers share one JSON Schema validator and still check the answers to elicitation', async () => {
+  const contract = defineTool({ name: 'noop', description: 'Nothing.', input: z.object({}) });
+  const runtime = createToolRuntime(
+    { tools: [prepareTool(contract)], load: { noop: () => contract } },
+    { handlers: { noop: () => null } },
+  );
+  const requestedSchema = {
+    type: 'object' as const,
+    properties: { count: { type: 'number' as const } },
+    required: ['count'],
+  };
+  for (const count of [2, 'two', 3]) {
+    const server = createMcpServer(runtime, { name: 'test', version: '1.0.0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { count } }));
+    await client.connect(clientSide);
+    const answer = server.elicitInput({ message: 'How many?', requestedSchema });
+    if (typeof count === 'number') await expect(answer).resolves.toMatchObject({ content: { count } });
+    else await expect(answer).rejects.toThrow(/does not match requested schema/);
+    await client.close();
+  }
 });
 
 test('long lists are paged with a cursor; annotations, outputSchema and _meta are listed', async () => {
