@@ -44,13 +44,13 @@ const compiledPlans = new WeakMap<Plan, Compiled>();
  * it and refuses a list written as text. The input is never mutated; a repaired position is copied.
  * Throws a `CoercionRefusal` naming the field's path.
  */
-export function applyPlan(plan: Plan, args: unknown, options: ApplyPlanOptions = {}): unknown {
+export function applyPlan(plan: Plan, args: unknown, options?: ApplyPlanOptions): unknown {
   let root = compiledPlans.get(plan);
   if (!root) {
     root = compilePlan(plan);
     compiledPlans.set(plan, root);
   }
-  return visit(root, args, { path: [], maxDepth: options.maxDepth ?? 64, acceptsAt: options.acceptsAt });
+  return visit(root, args, { path: [], maxDepth: options?.maxDepth ?? 64, acceptsAt: options?.acceptsAt });
 }
 
 function visit(node: Compiled, value: unknown, walk: Walk): unknown {
@@ -153,29 +153,44 @@ function compilePlan(plan: Plan): Compiled {
     const keys = Object.keys(node.fields ?? {});
     const fields = Object.values(node.fields ?? {}).map(compile);
     const rest = node.rest && compile(node.rest);
+    // Without a catch-all, only the planned keys can need a repair.
+    if (!rest)
+      return (value, walk) => {
+        if (Array.isArray(value)) return value;
+        const record = value as Record<string, unknown>;
+        let result = record;
+        for (let index = 0; index < keys.length; index++) {
+          const key = keys[index] as string;
+          const field = record[key];
+          const repaired = visitChild(fields[index], field, key, walk);
+          if (repaired !== field) result = replaceOwn(result, record, key, repaired);
+        }
+        return result;
+      };
     return (value, walk) => {
       if (Array.isArray(value)) return value;
       const record = value as Record<string, unknown>;
       let result = record;
-      // Without a catch-all, only the planned keys can need a repair.
-      const visited = rest ? Object.keys(record) : keys;
-      for (let index = 0; index < visited.length; index++) {
-        const key = visited[index] as string;
+      for (const key of Object.keys(record)) {
         const field = record[key];
-        const repaired = visitChild(
-          rest ? (fields[keys.indexOf(key)] ?? rest) : fields[index],
-          field,
-          key,
-          walk,
-        );
-        // An inherited value is walked as Zod will read it, but only an own one is replaced.
-        if (repaired !== field && Object.hasOwn(record, key)) result = withOwn(result, key, repaired);
+        const repaired = visitChild(fields[keys.indexOf(key)] ?? rest, field, key, walk);
+        if (repaired !== field) result = replaceOwn(result, record, key, repaired);
       }
       return result;
     };
   };
 
   return compile(plan.root);
+}
+
+/** An inherited value is walked as Zod will read it, but only an own one is replaced (in a copy). */
+function replaceOwn(
+  result: Record<string, unknown>,
+  record: Record<string, unknown>,
+  key: string,
+  repaired: unknown,
+): Record<string, unknown> {
+  return Object.hasOwn(record, key) ? withOwn(result, key, repaired) : result;
 }
 
 function compileText({ parse, refuse }: PlanNode): Compiled['text'] {
