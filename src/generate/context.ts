@@ -7,10 +7,10 @@ import { compareWithDisk, type StaleReport } from './check.js';
 import { resolveConfigFile } from './config-file.js';
 import {
   createGenerateMemo,
-  findSourceFiles,
   type GenerateOptions,
   type GenerateResult,
   generate,
+  listSourceFiles,
 } from './generate.js';
 import type { GenerateProblem } from './problems.js';
 
@@ -58,7 +58,7 @@ export function createGeneratorContext(options: GeneratorContextOptions): Genera
 
   const fingerprint = async (): Promise<string | undefined> => {
     if (!config) return undefined;
-    const entries = [...(await findSourceFiles(root, config)), configFile()]
+    const entries = [...(await listSourceFiles(root, config, memo)), configFile()]
       .filter((file): file is string => file !== undefined)
       .map((file) => `${file}:${fileStamp(file)}`);
     return createHash('sha256').update(entries.join('\n')).digest('hex');

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { glob } from 'tinyglobby';
@@ -7,6 +6,7 @@ import { isToolContract } from '../contract/define-tool.js';
 import { type ContractRef, type DiscoveryMemo, findContracts } from '../discover/find-contracts.js';
 import { type EmittableTool, emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
+import { fileStamp } from '../file-stamp.js';
 import { type LoadedModule, loadModules } from '../load/load-modules.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { canonicalJson } from '../prepare/canonical.js';
@@ -72,7 +72,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     configFile ? path.relative(root, configFile) : 'options',
   );
 
-  const files = await findSourceFiles(root, config);
+  const files = await findSourceFiles(root, config, options.memo);
   const discovery = findContracts(root, files, options.memo?.discovery);
   const problems: GenerateProblem[] = [];
   const warnings: GenerateProblem[] = discovery.warnings.map(({ file, line, message }) => ({
@@ -159,10 +159,35 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   };
 }
 
-/** The files the config includes, sorted, never toolprep's own output. */
-export async function findSourceFiles(root: string, config: ResolvedToolprepConfig): Promise<string[]> {
+/**
+ * The files the config includes, sorted, never toolprep's own output. A listing the memo holds for
+ * the same patterns is taken instead, once: watch mode lists the files for its fingerprint first.
+ */
+export async function findSourceFiles(
+  root: string,
+  config: ResolvedToolprepConfig,
+  memo?: GenerateMemo,
+): Promise<readonly string[]> {
+  const listed = memo?.listing;
+  if (memo) memo.listing = undefined;
+  if (listed?.patterns === sourcePatterns(config)) return listed.files;
   const ignore = [...config.exclude, config.module, config.manifest];
   return (await glob(config.include, { cwd: root, ignore, absolute: true })).sort();
+}
+
+/** Lists the source files now, and keeps the listing for the memo's next run. */
+export async function listSourceFiles(
+  root: string,
+  config: ResolvedToolprepConfig,
+  memo: GenerateMemo,
+): Promise<readonly string[]> {
+  const files = await findSourceFiles(root, config);
+  memo.listing = { patterns: sourcePatterns(config), files };
+  return files;
+}
+
+function sourcePatterns(config: ResolvedToolprepConfig): string {
+  return JSON.stringify([config.include, config.exclude, config.module, config.manifest]);
 }
 
 /** What a long-lived caller keeps between runs; see `GenerateOptions.memo`. */
@@ -170,6 +195,8 @@ export interface GenerateMemo {
   readonly discovery: DiscoveryMemo;
   config?: { readonly stamp: string; readonly value: unknown };
   cache?: { readonly key: string; readonly value: PreparedCache };
+  /** Source files just listed by the caller, for the next `findSourceFiles` only. */
+  listing?: { readonly patterns: string; readonly files: readonly string[] };
 }
 
 export function createGenerateMemo(): GenerateMemo {
@@ -183,8 +210,7 @@ async function loadConfigOnce(
   cacheDir: string,
   memo: GenerateMemo | undefined,
 ): Promise<unknown> {
-  const info = await stat(file);
-  const stamp = `${file}:${info.size}:${info.mtimeMs}`;
+  const stamp = `${file}:${fileStamp(file)}`;
   if (memo?.config?.stamp === stamp) return memo.config.value;
   const value = await loadConfigFile(root, file, cacheDir);
   if (memo) memo.config = { stamp, value };

@@ -48,6 +48,16 @@ test('watch regenerates when a contract changes, and never because of its own ou
     fixture.write('src/lib/toolprep.ts', "export { defineTool } from 'toolprep';\n");
     await watcher.waitFor(/src\/lib\/toolprep\.ts changed: 10 files scanned, 8 tools found/);
 
+    // A new contract file is found on the next run: each run lists the sources afresh.
+    fixture.write(
+      'src/tools/echo.ts',
+      "import { z } from 'zod';\nimport { defineTool } from '../lib/toolprep.js';\n\nexport const echo = defineTool({ description: 'Echo.', input: z.object({ text: z.string() }) });\n",
+    );
+    await watcher.waitFor(/src\/tools\/echo\.ts changed: 11 files scanned, 9 tools found/);
+    expect(
+      JSON.parse(fixture.read('toolprep.manifest.json')).tools.map((tool: { name: string }) => tool.name),
+    ).toContain('echo');
+
     // A broken edit keeps the last good output and reports the problem; fixing it recovers.
     const good = fixture.read('toolprep.manifest.json');
     fixture.write(
