@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { prepareTool } from '../dist/src/build.js';
-import { coerceJsonArgs, defineTool } from '../dist/src/contract/index.js';
+import { coerceJsonArgs, defineTool } from '../dist/src/index.js';
 import { applyPlan } from '../dist/src/runtime/index.js';
 
 const input = z.object({

@@ -114,7 +114,7 @@ export async function benchmarkStatelessList({ counts, quick }) {
 
 export async function benchmarkPerCall({ quick }) {
   const { z } = await import('zod');
-  const { coerceJsonArgs, defineTool } = await import(dist('src/contract/index.js'));
+  const { coerceJsonArgs, defineTool } = await import(dist('src/index.js'));
   const { prepareTool } = await import(dist('src/build.js'));
   const { applyPlan } = await import(dist('src/runtime/index.js'));
   const input = z.object({

@@ -1,6 +1,4 @@
 import type { $ZodType } from 'zod/v4/core';
-import { standardAccepts } from '../runtime/contract-path.js';
-import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from '../runtime/json-text.js';
 import {
   acceptsRawString,
   defOf,
@@ -10,7 +8,9 @@ import {
   type StructureKind,
   structureKinds,
   unionMembers,
-} from './zod-def.js';
+} from '../contract/zod-def.js';
+import { standardAccepts } from './contract-path.js';
+import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
 
 export interface CoerceOptions {
   /** Deeper nesting, in the arguments or in JSON text, is refused. Default 64. */

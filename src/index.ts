@@ -1,0 +1,12 @@
+export { defineTool, isToolContract } from './contract/define-tool.js';
+export type { NameRule } from './contract/names.js';
+export type {
+  ToolAnnotations,
+  ToolArgs,
+  ToolContract,
+  ToolDefinition,
+  ToolInput,
+  ToolResult,
+} from './contract/types.js';
+export { type CoerceOptions, coerceJsonArgs } from './runtime/coerce-json-args.js';
+export { CoercionRefusal } from './runtime/json-text.js';
