@@ -14,16 +14,20 @@ export interface StaleReport {
 
 /** Compares a generation with the files on disk and explains the difference, writing nothing. */
 export async function compareWithDisk(root: string, result: GenerateResult): Promise<StaleReport> {
-  const stale: { path: string; before: string | undefined; after: string }[] = [];
-  for (const file of result.files) {
-    const before = await readText(path.resolve(root, file.path));
-    if (before !== file.text) stale.push({ path: file.path, before, after: file.text });
-  }
+  const files = await Promise.all(
+    result.files.map(async (file) => ({
+      path: file.path,
+      before: await readText(path.resolve(root, file.path)),
+      after: file.text,
+    })),
+  );
+  const stale = files.filter((file) => file.before !== file.after);
   if (stale.length === 0) return { stale: [], text: '' };
   const lines = [
     `toolprep check: the committed tool surface is stale: ${stale.map((file) => file.path).join(', ')}`,
   ];
-  const committed = parseManifest(await readText(path.resolve(root, result.config.manifest)));
+  // The committed manifest was read above, with the other generated files.
+  const committed = parseManifest(files.find((file) => file.path === result.config.manifest)?.before);
   const changes = describeSurfaceChanges(committed, result.manifest as Manifest);
   if (changes.length > 0)
     lines.push('', 'What changed in the tool surface:', ...changes.map((line) => `  ${line}`));
