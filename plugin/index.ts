@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   createUnplugin,
   type UnpluginBuildContext,
@@ -5,22 +6,28 @@ import {
   type UnpluginFactory,
 } from 'unplugin';
 import type { ToolprepConfig } from '../src/config/options.js';
-import { createGeneratorContext, type GeneratorContext, type RunOutcome } from '../src/generate/context.js';
-import { formatGenerateProblem } from '../src/generate/problems.js';
+import {
+  createGeneratorContext,
+  type GeneratorContext,
+  type GeneratorContextOptions,
+} from '../src/generate/context.js';
+import { describeOutcome } from '../src/generate/outcome.js';
+import { describeError } from '../src/shared/problems.js';
 
-export interface ToolprepPluginOptions extends ToolprepConfig {
-  /**
-   * The project root. Default: the bundler's own (Vite `root`, webpack/Rspack `context`, esbuild
-   * `absWorkingDir`, Rolldown `cwd`), else the working directory.
-   */
-  root?: string;
-  /** A config file to use instead of `toolprep.config.{ts,mts,js,mjs}` in the root. */
-  config?: string;
-  /** Write nothing, and fail the build when the committed manifest or module is stale (CI). Default false. */
-  check?: boolean;
-  /** Write the manifest and the module when their bytes change. Default true. */
-  write?: boolean;
-}
+/**
+ * Every configuration key (they override the config file), and the generator context's own
+ * options under the names the CLI uses (`--root`, `--config`).
+ */
+export type ToolprepPluginOptions = ToolprepConfig &
+  Pick<GeneratorContextOptions, 'check' | 'write'> & {
+    /**
+     * The project root. Default: the bundler's own (Vite `root`, webpack/Rspack `context`, esbuild
+     * `absWorkingDir`, Rolldown `cwd`), else the working directory.
+     */
+    root?: string;
+    /** A config file to use instead of `toolprep.config.{ts,mts,js,mjs}` in the root. */
+    config?: GeneratorContextOptions['configFile'];
+  };
 
 /** Where a run's messages go in a given bundler. */
 interface Sink {
@@ -32,10 +39,11 @@ interface Sink {
 /** The part of a webpack or Rspack compiler the plugin uses. */
 interface WebpackLikeCompiler {
   context: string;
+  modifiedFiles?: ReadonlySet<string>;
   getInfrastructureLogger(name: string): { info(text: string): void; warn(text: string): void };
   hooks: {
     beforeRun: { tapPromise(name: string, run: () => Promise<void>): void };
-    watchRun: { tapPromise(name: string, run: () => Promise<void>): void };
+    watchRun: { tapPromise(name: string, run: (compiler: WebpackLikeCompiler) => Promise<void>): void };
   };
 }
 
@@ -45,9 +53,10 @@ const fail = (text: string): never => {
 };
 
 /**
- * One plugin for every bundler: each hook is one call into the generator context the CLI shares.
- * The generated module is a real file (`src/toolprep.gen.ts`) imported by its path, so every
- * bundler and `tsc` resolve it without a virtual id. See docs/decisions/0005-bundler-plugin.md.
+ * One plugin for every bundler: each hook is one call into the generator context the CLI shares,
+ * reported in the CLI's words. The generated module is a real file (`src/toolprep.gen.ts`)
+ * imported by its path, so every bundler and `tsc` resolve it without a virtual id. See
+ * docs/decisions/0005-bundler-plugin.md.
  */
 export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined, false> = (options = {}) => {
   const { root, config, check, write, ...inline } = options;
@@ -56,6 +65,8 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
   let bundlerRoot: string | undefined;
   /** In dev and watch mode a problem is shown and the last good output stays; in a build it fails. */
   let watching = false;
+  /** The file whose change the bundler reported last: what starts its next build. */
+  let changed: string | undefined;
   const context = (): GeneratorContext =>
     (generator ??= createGeneratorContext({
       root: root ?? bundlerRoot,
@@ -65,19 +76,18 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
       write,
     }));
 
-  const report = (outcome: RunOutcome, sink: Sink): void => {
-    if (watching && outcome.ran && outcome.result) {
-      const { tools, milliseconds } = outcome.result.stats;
-      const written = outcome.written.length > 0 ? `wrote ${outcome.written.join(', ')}` : 'no change';
-      sink.info(`[toolprep] regenerated: ${tools} tools in ${Math.round(milliseconds)} ms; ${written}`);
-    }
-    for (const warning of outcome.warnings) sink.warn(formatGenerateProblem(warning));
-    if (outcome.problems.length > 0) {
-      const text = outcome.problems.map(formatGenerateProblem).join('\n');
-      if (watching) sink.warn(`${text}\n[toolprep] the last good output stays in place`);
-      else sink.error(text);
-    }
-    if (outcome.stale && outcome.stale.stale.length > 0) sink.error(outcome.stale.text);
+  /** What starts a run: the file the bundler reported changed, if any; taken once. */
+  const takeReason = (): string => {
+    const reason = changed ? `${path.relative(context().root, changed)} changed` : 'build';
+    changed = undefined;
+    return reason;
+  };
+  const run = async (sink: Sink, reason = takeReason()): Promise<void> => {
+    const report = describeOutcome(await context().run(), { reason, watching });
+    if (watching && report.summary) sink.info(report.summary);
+    for (const warning of report.warnings) sink.warn(warning);
+    if (report.problems.length > 0) (watching ? sink.warn : sink.error)(report.problems.join('\n'));
+    if (report.stale) sink.error(report.stale);
   };
 
   /**
@@ -88,10 +98,11 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
     bundlerRoot = compiler.context;
     const logger = compiler.getInfrastructureLogger('toolprep');
     const sink: Sink = { info: (text) => logger.info(text), warn: (text) => logger.warn(text), error: fail };
-    compiler.hooks.beforeRun.tapPromise('toolprep', async () => report(await context().run(), sink));
-    compiler.hooks.watchRun.tapPromise('toolprep', async () => {
+    compiler.hooks.beforeRun.tapPromise('toolprep', () => run(sink));
+    compiler.hooks.watchRun.tapPromise('toolprep', async (watched) => {
       watching = true;
-      report(await context().run(), sink);
+      changed = [...(watched.modifiedFiles ?? [])][0];
+      await run(sink);
     });
   };
 
@@ -102,7 +113,7 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
       const native = this as UnpluginBuildContext &
         Partial<UnpluginContext> & { meta?: { watchMode?: boolean }; info?: (text: string) => void };
       watching ||= Boolean(native.meta?.watchMode);
-      report(await context().run(), {
+      await run({
         info: (text) => native.info?.(text),
         // esbuild's context has no warn: stderr is where its own warnings go too.
         warn: (text) => (native.warn ? native.warn(text) : process.stderr.write(`${text}\n`)),
@@ -111,6 +122,9 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
       // esbuild watches what it bundles, and has no addWatchFile outside resolve and load hooks.
       if (native.getNativeBuildContext?.().framework === 'esbuild') return;
       for (const file of context().watchFiles()) this.addWatchFile(file);
+    },
+    watchChange(id) {
+      if (!context().isOutput(id)) changed = id;
     },
     vite: {
       configResolved(resolved) {
@@ -126,10 +140,9 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
           error: (text) => logger.error(text, { timestamp: true }),
         };
         server.watcher.on('all', (_event, file) => {
-          if (!context().isOutput(file))
-            void context()
-              .run()
-              .then((outcome) => report(outcome, sink));
+          if (context().isOutput(file)) return;
+          const reason = `${path.relative(context().root, file)} changed`;
+          run(sink, reason).catch((error: unknown) => sink.error(describeError(error)));
         });
       },
     },

@@ -1,6 +1,13 @@
 export { defineConfig, type ResolvedToolprepConfig, type ToolprepConfig } from './config/options.js';
-export { type GenerateOptions, type GenerateResult, generate } from './generate/generate.js';
-export type { Manifest, ManifestTool } from './manifest/manifest.js';
-export type { JsonSchema, PreparedTool, PresentationDocuments } from './manifest/types.js';
+export {
+  type GenerateOptions,
+  type GenerateResult,
+  type Generation,
+  generate,
+} from './generate/generate.js';
+export { MANIFEST_FORMAT, type Manifest, type ManifestTool } from './manifest/manifest.js';
+export type { JsonSchema, PreparedTool, PresentationDocuments } from './manifest/prepared-tool.js';
+export type { PreparedToolSet } from './manifest/tool-set.js';
 export { type PrepareToolOptions, prepareTool } from './prepare/prepare-tool.js';
-export { formatProblem, type ToolProblem, ToolprepPrepareError } from './prepare/problems.js';
+export { prepareToolSet } from './prepare/prepare-tool-set.js';
+export { formatProblem, type Problem, type ProblemCode, ToolprepError } from './shared/problems.js';

@@ -3,12 +3,12 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineTool } from 'toolprep';
-import { prepareTool } from 'toolprep/build';
+import { prepareToolSet } from 'toolprep/build';
 import { createToolRuntime } from 'toolprep/runtime';
 import { expect, test } from 'vitest';
 import { z } from 'zod';
 
-// The README's quick start, step by step (prepareTool standing in for the generated module):
+// The README's quick start, step by step (prepareToolSet standing in for the generated module):
 // what it claims must stay true.
 test('the README quick start does what it says', async () => {
   const readNotes = defineTool({
@@ -16,10 +16,7 @@ test('the README quick start does what it says', async () => {
     input: z.object({ paths: z.union([z.string(), z.array(z.string())]) }),
     annotations: { readOnlyHint: true },
   });
-  const tools = {
-    tools: [prepareTool(readNotes, { exportName: 'readNotes' })],
-    load: { read_notes: () => readNotes },
-  };
+  const tools = prepareToolSet({ readNotes });
   const handlers = {
     read_notes: async ({ paths }: { paths: string | string[] }) =>
       Promise.all([paths].flat().map((file) => readFile(file, 'utf8'))),

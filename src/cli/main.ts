@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CommandContext, runCheck, runGenerate, runInspect } from './commands.js';
-import { createOutput } from './output.js';
+import { createOutput, printError } from './output.js';
 import { runWatch } from './watch.js';
 
 const COMMON = `
@@ -49,7 +49,6 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const root = path.resolve(values.root ?? process.cwd());
   const context: CommandContext = {
-    root,
     output,
     generateOptions: { root, configFile: values.config, cache: !values['no-cache'] },
   };
@@ -74,11 +73,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         return 1;
     }
   } catch (error) {
-    output.err(
-      error instanceof Error && error.message.startsWith('[toolprep]')
-        ? error.message
-        : `[toolprep] ${(error as Error).stack ?? error}`,
-    );
+    printError(output, error);
     return 1;
   }
 }

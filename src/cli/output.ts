@@ -1,4 +1,5 @@
-import { formatGenerateProblem, type GenerateProblem } from '../generate/problems.js';
+import type { OutcomeReport } from '../generate/outcome.js';
+import { describeError, ToolprepError } from '../shared/problems.js';
 
 export interface Output {
   readonly out: (line: string) => void;
@@ -41,20 +42,19 @@ export function createOutput(quiet: boolean, stdout = process.stdout, stderr = p
   };
 }
 
-export function reportProblems(
-  output: Output,
-  problems: readonly GenerateProblem[],
-  warnings: readonly GenerateProblem[],
-): void {
-  for (const warning of warnings)
-    output.err(
-      output.paint.yellow(formatGenerateProblem(warning).replace('[toolprep] ', '[toolprep] warning: ')),
-    );
-  for (const problem of problems) output.err(output.paint.red(formatGenerateProblem(problem)));
-  if (problems.length > 0)
-    output.err(
-      output.paint.red(
-        `[toolprep] ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was written`,
-      ),
-    );
+/** Prints a run's report: the summary on stdout (unless quiet), the rest on stderr, coloured. */
+export function printReport(output: Output, report: OutcomeReport): void {
+  for (const warning of report.warnings) output.err(output.paint.yellow(warning));
+  for (const problem of report.problems) output.err(output.paint.red(problem));
+  if (report.stale) {
+    const [headline, ...rest] = report.stale.split('\n');
+    output.out([output.paint.red(headline ?? ''), ...rest].join('\n'));
+  }
+  if (report.summary && !output.quiet) output.out(report.summary);
+}
+
+/** Reports an error thrown out of a command: the user's mistakes as problems, anything else as a bug. */
+export function printError(output: Output, error: unknown): void {
+  const text = describeError(error);
+  output.err(error instanceof ToolprepError ? output.paint.red(text) : text);
 }

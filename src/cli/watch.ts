@@ -1,8 +1,9 @@
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
 import { createGeneratorContext } from '../generate/context.js';
-import { type CommandContext, summary } from './commands.js';
-import { reportProblems } from './output.js';
+import { describeOutcome } from '../generate/outcome.js';
+import type { CommandContext } from './commands.js';
+import { printError, printReport } from './output.js';
 
 const WATCHED = /\.(m?ts|tsx|m?js)$/;
 
@@ -12,20 +13,17 @@ const WATCHED = /\.(m?ts|tsx|m?js)$/;
  * starts a run. Resolves when `signal` aborts.
  */
 export async function runWatch(context: CommandContext, signal: AbortSignal): Promise<number> {
-  const { output, root } = context;
+  const { output } = context;
   const generator = createGeneratorContext(context.generateOptions);
+  const { root } = generator;
 
   const regenerate = async (reason: string): Promise<void> => {
-    const outcome = await generator.run().catch((error: Error) => {
-      output.err(output.paint.red(error.message));
-      return undefined;
-    });
-    if (!outcome?.ran || !outcome.result) return;
-    reportProblems(output, outcome.problems, outcome.warnings);
-    // On problems the last good output stays in place.
-    if (outcome.problems.length > 0 || output.quiet) return;
-    const what = outcome.written.length > 0 ? `wrote ${outcome.written.join(', ')}` : 'no change';
-    output.out(`toolprep: ${reason}: ${summary(outcome.result)}; ${what}`);
+    try {
+      printReport(output, describeOutcome(await generator.run(), { reason, watching: true }));
+    } catch (error) {
+      // A bug is reported, and watching goes on: the next change may not meet it.
+      printError(output, error);
+    }
   };
 
   await regenerate('start');
@@ -42,7 +40,7 @@ export async function runWatch(context: CommandContext, signal: AbortSignal): Pr
     clearTimeout(timer);
     timer = setTimeout(() => void regenerate(`${path.relative(root, file)} changed`), 30);
   });
-  if (!output.quiet) output.out('toolprep: watching for changes (Ctrl-C to stop)');
+  if (!output.quiet) output.out('[toolprep] watching for changes (Ctrl-C to stop)');
   await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   watcher.close();
   clearTimeout(timer);

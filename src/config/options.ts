@@ -1,11 +1,30 @@
+import path from 'node:path';
 import { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
+import { viewOf } from '../adapters/views.js';
+import { type Problem, ToolprepError } from '../shared/problems.js';
+
+/**
+ * An object schema itself (not wrapped) of a library toolprep reads: what extension keys must be
+ * declared with, since the runtime splits them from the arguments by its keys.
+ */
+function isObjectSchema(value: unknown): boolean {
+  const view = viewOf(value);
+  return view !== undefined && view.resolve(value) === value && view.node(value).kind === 'object';
+}
+
+function describeValue(value: unknown): string {
+  const view = viewOf(value);
+  if (view) return `a ${view.library} ${view.typeName(value)} schema`;
+  return value === null ? 'null' : typeof value;
+}
 
 /**
  * Every option of the generator, defined once: the config file and inline options (a plugin's) are
  * merged and then parsed here, so each has one default and one check. Documented in
  * docs/reference/configuration.md.
  */
-export const toolprepOptionsSchema = z.strictObject({
+const optionsObject = z.strictObject({
   /** Globs of the files to search for tools, relative to the root. */
   include: z.array(z.string().min(1)).min(1).default(['src/**/*.ts', 'src/**/*.tsx', 'src/**/*.mts']),
   /** Globs to leave out. The generated module is always left out. */
@@ -24,22 +43,35 @@ export const toolprepOptionsSchema = z.strictObject({
   names: z.enum(['strict', 'mcp']).default('strict'),
   /** `error`, or `degrade` a node JSON Schema cannot show to `{}` with a warning. */
   unrepresentable: z.enum(['error', 'degrade']).default('error'),
-  /** Extension keys every tool takes: a Zod object, advertised unless `advertise` is false. */
+  /** Extension keys every tool takes: an object schema, advertised unless `advertise` is false. */
   extend: z
     .strictObject({
-      schema: z.custom<import('zod/v4/core').$ZodType>(
-        (value) => typeof value === 'object' && value !== null && '_zod' in value,
-        {
-          message: 'must be a Zod object',
-        },
-      ),
+      schema: z.custom<$ZodType>(isObjectSchema, {
+        error: (issue) =>
+          `must be an object schema, such as z.object({ tenant: z.string() }), not ${describeValue(issue.input)}`,
+      }),
       advertise: z.boolean().default(true),
     })
     .optional(),
 });
 
+/** The options with the checks that span several of them. */
+export const toolprepOptionsSchema = optionsObject.refine(
+  (options) => path.normalize(options.manifest) !== path.normalize(options.module),
+  { path: ['module'], message: 'must not be the same file as `manifest`' },
+);
+
 export type ToolprepConfig = z.input<typeof toolprepOptionsSchema>;
 export type ResolvedToolprepConfig = z.output<typeof toolprepOptionsSchema>;
+
+/** The options that shape each prepared tool: the same definitions, defaults and checks. */
+export const prepareOptionsSchema = optionsObject.pick({
+  flatten: true,
+  names: true,
+  unrepresentable: true,
+  extend: true,
+});
+export type PrepareSettings = z.output<typeof prepareOptionsSchema>;
 
 /** Typed help for `toolprep.config.ts`: `export default defineConfig({ ... })`. */
 export function defineConfig(config: ToolprepConfig): ToolprepConfig {
@@ -52,16 +84,36 @@ export function resolveOptions(
   inline: ToolprepConfig = {},
   source = 'toolprep.config.ts',
 ): ResolvedToolprepConfig {
-  const merged = { ...(isRecord(fromFile) ? fromFile : {}), ...inline };
-  const result = toolprepOptionsSchema.safeParse(merged);
+  return parseOptions(toolprepOptionsSchema, { ...(isRecord(fromFile) ? fromFile : {}), ...inline }, source);
+}
+
+/** Parses options with one of the schemas above; every bad key becomes a problem in `source`. */
+export function parseOptions<Schema extends z.ZodType>(
+  schema: Schema,
+  options: unknown,
+  source: string,
+): z.output<Schema> {
+  const result = schema.safeParse(options);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => {
-    const key = issue.path.join('.') || '(root)';
-    return issue.code === 'unrecognized_keys'
-      ? `unknown option ${issue.keys.map((name) => `"${name}"`).join(', ')} (options: ${Object.keys(toolprepOptionsSchema.shape).join(', ')})`
-      : `option "${key}": ${issue.message}`;
-  });
-  throw new Error(`[toolprep] ${source}: ${lines.join('\n[toolprep] ')}`);
+  const known = Object.keys(optionsObject.shape).join(', ');
+  const problems = result.error.issues.map(
+    (issue): Problem =>
+      issue.code === 'unrecognized_keys'
+        ? {
+            severity: 'error',
+            code: 'config-unknown-option',
+            file: source,
+            message: `unknown option ${issue.keys.map((name) => `"${name}"`).join(', ')}`,
+            hint: `options: ${known}`,
+          }
+        : {
+            severity: 'error',
+            code: 'config-invalid-option',
+            file: source,
+            message: `option "${issue.path.join('.') || '(root)'}": ${issue.message}`,
+          },
+  );
+  throw new ToolprepError(problems);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,8 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TsMorph from 'ts-morph';
-import { fileStamp } from '../file-stamp.js';
-import { projectPath } from '../project-path.js';
+import { fileStamp } from '../shared/file-stamp.js';
+import type { Problem } from '../shared/problems.js';
+import { projectPath } from '../shared/project-path.js';
 
 /** A contract export found in source text: where it is and what JSDoc says about it. */
 export interface ContractRef {
@@ -15,15 +16,9 @@ export interface ContractRef {
   readonly jsdoc?: string;
 }
 
-export interface DiscoveryWarning {
-  readonly file: string;
-  readonly line: number;
-  readonly message: string;
-}
-
 export interface Discovery {
   readonly refs: readonly ContractRef[];
-  readonly warnings: readonly DiscoveryWarning[];
+  readonly warnings: readonly Problem[];
   /** Files read past the pre-filter. */
   readonly parsed: number;
 }
@@ -33,7 +28,7 @@ export interface FileDiscovery {
   /** The file's size and modification time when it was read. */
   readonly stamp: string;
   readonly refs: readonly ContractRef[];
-  readonly warnings: readonly DiscoveryWarning[];
+  readonly warnings: readonly Problem[];
   readonly parsed: boolean;
   /** The local modules its imports were followed into (barrels), with their stamps. */
   readonly consulted: readonly { readonly file: string; readonly stamp: string }[];
@@ -147,7 +142,7 @@ function createFileReader(root: string): FileReader {
       const source = project.createSourceFile(file, text, { overwrite: true });
       const relative = projectPath(root, file);
       const refs: ContractRef[] = [];
-      const warnings: DiscoveryWarning[] = [];
+      const warnings: Problem[] = [];
       const consulted = new Set<string>();
       const direct = new Set<string>();
       const namespaces = new Set<string>();
@@ -196,6 +191,8 @@ function createFileReader(root: string): FileReader {
         }
         if (exportName === undefined) {
           warnings.push({
+            severity: 'warning',
+            code: 'not-exported',
             file: relative,
             line,
             message: 'defineTool() result is not exported, so it is not a tool: export it, or remove it',

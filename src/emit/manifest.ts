@@ -1,9 +1,14 @@
 import { MANIFEST_FORMAT, type Manifest, type ManifestTool } from '../manifest/manifest.js';
-import type { PreparedTool } from '../manifest/types.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
+import { GenerationalMemo } from '../shared/generational-memo.js';
 
+/** A prepared tool, and the export it was prepared from. */
 export interface EmittableTool {
   readonly prepared: PreparedTool;
-  readonly source: string;
+  /** Relative to the root, with `/`. */
+  readonly file: string;
+  /** `default` for a default export. */
+  readonly exportName: string;
 }
 
 /** The order of a manifest tool's keys: what a reviewer reads first comes first. */
@@ -20,20 +25,31 @@ const TOOL_KEY_ORDER = [
   'digest',
 ] as const;
 
-/**
- * Each tool's entry and its text, by digest and source: a regeneration after one change
- * serialises one tool, not the whole surface. The text is the entry as it stands in the manifest,
- * less its first line's indent.
- */
-const entries = new Map<string, { entry: ManifestTool; text: string }>();
+/** Each tool's manifest entry and its text, as the manifest writes it, by digest and source. */
+export type ManifestEntries = GenerationalMemo<{ readonly entry: ManifestTool; readonly text: string }>;
 
-/** Deterministic manifest bytes: tools sorted by name, fixed key order, two-space indent, final newline. */
-export function emitManifest(tools: readonly EmittableTool[]): { manifest: Manifest; text: string } {
-  const emitted = tools
-    .map(({ prepared, source }) => manifestEntry(prepared, source))
-    .sort((a, b) => (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0));
+/** Tools in manifest order: by name. */
+export function byName(tools: readonly EmittableTool[]): EmittableTool[] {
+  return [...tools].sort((a, b) =>
+    a.prepared.name < b.prepared.name ? -1 : a.prepared.name > b.prepared.name ? 1 : 0,
+  );
+}
+
+/**
+ * Deterministic manifest bytes: tools sorted by name, fixed key order, two-space indent, final
+ * newline. With a memo kept between runs, a regeneration after one change serialises one tool.
+ */
+export function emitManifest(
+  tools: readonly EmittableTool[],
+  extensionKeys: readonly string[],
+  entries: ManifestEntries = new GenerationalMemo(),
+): { manifest: Manifest; text: string } {
+  const emitted = byName(tools).map((tool) =>
+    entries.take(`${tool.prepared.digest}\u0000${tool.file}#${tool.exportName}`, () => manifestEntry(tool)),
+  );
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
+    extensionKeys,
     tools: emitted.map(({ entry }) => entry),
     totals: {
       tools: emitted.length,
@@ -44,31 +60,27 @@ export function emitManifest(tools: readonly EmittableTool[]): { manifest: Manif
   // Byte for byte what JSON.stringify(manifest, null, 2) writes, from the memoised tool texts.
   const toolsText =
     emitted.length === 0 ? '[]' : `[\n    ${emitted.map(({ text }) => text).join(',\n    ')}\n  ]`;
-  const totals = JSON.stringify(manifest.totals, null, 2).replace(/\n/g, '\n  ');
+  const nested = (value: unknown) => JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
+  const totals = nested(manifest.totals);
+  const keys = nested(extensionKeys);
   return {
     manifest,
-    text: `{\n  "format": ${MANIFEST_FORMAT},\n  "tools": ${toolsText},\n  "totals": ${totals}\n}\n`,
+    text: `{\n  "format": ${MANIFEST_FORMAT},\n  "extensionKeys": ${keys},\n  "tools": ${toolsText},\n  "totals": ${totals}\n}\n`,
   };
 }
 
-function manifestEntry(prepared: PreparedTool, source: string): { entry: ManifestTool; text: string } {
-  const key = `${prepared.digest}\u0000${source}`;
-  let emitted = entries.get(key);
-  if (!emitted) {
-    const bytes = Buffer.byteLength(JSON.stringify(listedAs(prepared)));
-    const tool: Record<string, unknown> = {
-      ...prepared,
-      source,
-      size: { bytes, tokens: Math.ceil(bytes / 4) },
-    };
-    const entry = Object.fromEntries(
-      TOOL_KEY_ORDER.filter((name) => tool[name] !== undefined).map((name) => [name, tool[name]]),
-    ) as unknown as ManifestTool;
-    // Indented by split and join: a global replace here leaves a rope that every later join re-walks.
-    emitted = { entry, text: JSON.stringify(entry, null, 2).split('\n').join('\n    ') };
-    entries.set(key, emitted);
-  }
-  return emitted;
+function manifestEntry({ prepared, file, exportName }: EmittableTool): { entry: ManifestTool; text: string } {
+  const bytes = Buffer.byteLength(JSON.stringify(listedAs(prepared)));
+  const tool: Record<string, unknown> = {
+    ...prepared,
+    source: `${file}#${exportName}`,
+    size: { bytes, tokens: Math.ceil(bytes / 4) },
+  };
+  const entry = Object.fromEntries(
+    TOOL_KEY_ORDER.filter((name) => tool[name] !== undefined).map((name) => [name, tool[name]]),
+  ) as unknown as ManifestTool;
+  // Indented by split and join: a global replace here leaves a rope that every later join re-walks.
+  return { entry, text: JSON.stringify(entry, null, 2).split('\n').join('\n    ') };
 }
 
 /** The tool's `tools/list` entry: what a model is shown. */

@@ -1,5 +1,5 @@
 import type { Manifest, ManifestTool } from '../manifest/manifest.js';
-import { canonicalJson } from '../prepare/canonical.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 
 type Properties = Record<string, Record<string, unknown>>;
 

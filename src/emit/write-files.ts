@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileStamp } from '../file-stamp.js';
+import { fileStamp } from '../shared/file-stamp.js';
 
-export interface FileToWrite {
+/** A file toolprep generates: the manifest or the module. */
+export interface GeneratedFile {
   /** Relative to the root. */
   readonly path: string;
   readonly text: string;
@@ -15,6 +16,9 @@ export interface FileToWrite {
  */
 export type WriteMemo = Map<string, { readonly text: string; readonly stamp: string }>;
 
+/** The temporary file an output is written through ends so: a watcher must ignore it too. */
+export const TEMPORARY_SUFFIX = /\.[0-9a-f]{8}\.tmp$/;
+
 /**
  * Writes each file only when its bytes differ, through a temporary file and a rename, so that a
  * reader (a watcher, a bundler) never sees half a file and an unchanged file keeps its mtime.
@@ -22,7 +26,7 @@ export type WriteMemo = Map<string, { readonly text: string; readonly stamp: str
  */
 export async function writeChangedFiles(
   root: string,
-  files: readonly FileToWrite[],
+  files: readonly GeneratedFile[],
   memo?: WriteMemo,
 ): Promise<string[]> {
   const written: string[] = [];

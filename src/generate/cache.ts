@@ -4,11 +4,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { ContractRef } from '../discover/find-contracts.js';
-import { fileStamp } from '../file-stamp.js';
-import type { PreparedTool } from '../manifest/types.js';
-import { canonicalJson } from '../prepare/canonical.js';
-import { convertSchema } from '../prepare/present.js';
-import type { GenerateProblem } from './problems.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
+import type { PreparedExtension } from '../prepare/extension.js';
+import { canonicalJson } from '../shared/canonical-json.js';
+import { fileStamp } from '../shared/file-stamp.js';
+import type { Problem } from '../shared/problems.js';
 
 /** What one contract file gave last time, and what it was built from. */
 export interface CachedFile {
@@ -16,7 +16,7 @@ export interface CachedFile {
   /** Every local file the module was built from, with a hash of its content. */
   readonly inputs: readonly { readonly file: string; readonly hash: string }[];
   readonly tools: readonly { readonly exportName: string; readonly prepared: PreparedTool }[];
-  readonly warnings: readonly GenerateProblem[];
+  readonly warnings: readonly Problem[];
 }
 
 /** One file per contract file under the cache directory: a run rewrites only the entries it changed. */
@@ -39,21 +39,15 @@ export class PreparedCache {
   private readonly environment: string;
   /** Input files hashed in this process, by size and mtime: an unchanged file is not read again. */
   private readonly hashes = new Map<string, { stamp: string; hash: string | undefined }>();
-  /** The extension schema the environment key was computed for. */
-  readonly extendSchema: unknown;
   hits = 0;
 
-  private constructor(
+  constructor(
     private readonly root: string,
     private readonly directory: string,
     config: ResolvedToolprepConfig,
+    extension: PreparedExtension,
   ) {
-    this.environment = environmentKey(root, config);
-    this.extendSchema = config.extend?.schema;
-  }
-
-  static async open(root: string, directory: string, config: ResolvedToolprepConfig): Promise<PreparedCache> {
-    return new PreparedCache(root, directory, config);
+    this.environment = environmentKey(root, config, extension);
   }
 
   /** Starts another run in the same process: what the last run kept is what this one finds. */
@@ -85,6 +79,11 @@ export class PreparedCache {
       ...entry,
       inputs: entry.inputs.map((input) => ({ file: input, hash: this.hashOf(input) ?? '' })),
     };
+  }
+
+  /** Entries held in memory: the last run's and this one's, and the input files hashed. */
+  get size(): number {
+    return Object.keys(this.previous).length + Object.keys(this.next).length + this.hashes.size;
   }
 
   /** Writes the entries this run stored. */
@@ -123,17 +122,15 @@ export class PreparedCache {
   }
 }
 
-function environmentKey(root: string, config: ResolvedToolprepConfig): string {
-  const { extend, ...options } = config;
-  // The extension schema is live Zod; its presentation stands for it in the key.
-  const extendKey = extend
-    ? { advertise: extend.advertise, schema: convertSchema(extend.schema, 'draft-2020-12', 'input').document }
-    : null;
+/** Everything besides a file's own inputs that its prepared tools depend on. */
+function environmentKey(root: string, config: ResolvedToolprepConfig, extension: PreparedExtension): string {
+  // The extension schema is a live schema; its digest stands for it.
+  const { extend: _extend, ...options } = config;
   return canonicalJson({
     toolprep: versionOf('toolprep/package.json', import.meta.url),
     zod: versionOf('zod/package.json', path.join(root, 'package.json')),
     options,
-    extend: extendKey,
+    extension: extension.digest,
   });
 }
 

@@ -1,18 +1,13 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { ResolvedToolprepConfig } from '../config/options.js';
-import { type WriteMemo, writeChangedFiles } from '../emit/write-files.js';
-import { fileStamp } from '../file-stamp.js';
-import { compareWithDisk, type StaleReport } from './check.js';
-import { resolveConfigFile } from './config-file.js';
-import {
-  createGenerateMemo,
-  type GenerateOptions,
-  type GenerateResult,
-  generate,
-  listSourceFiles,
-} from './generate.js';
-import type { GenerateProblem } from './problems.js';
+import { performance } from 'node:perf_hooks';
+import { compareWithDisk, type StaleReport } from '../emit/compare.js';
+import { TEMPORARY_SUFFIX, writeChangedFiles } from '../emit/write-files.js';
+import { fileStamp } from '../shared/file-stamp.js';
+import { type Problem, ToolprepError } from '../shared/problems.js';
+import { type GenerateOptions, type Generation, generateProject } from './generate.js';
+import { type Project, resolveProject } from './project.js';
+import { createGeneratorState, type GeneratorState, stateEntries } from './state.js';
 
 export interface GeneratorContextOptions extends GenerateOptions {
   /** Write nothing; report stale committed files instead (for CI builds). Default false. */
@@ -24,66 +19,76 @@ export interface GeneratorContextOptions extends GenerateOptions {
 export interface RunOutcome {
   /** False when no source changed since the last run, so nothing was generated. */
   readonly ran: boolean;
-  readonly problems: readonly GenerateProblem[];
-  readonly warnings: readonly GenerateProblem[];
+  /** What stops the run (a config that cannot be used, or a generation's problems). */
+  readonly problems: readonly Problem[];
+  readonly warnings: readonly Problem[];
+  /** The files written, relative to the root. */
   readonly written: readonly string[];
   /** In check mode, what is stale (nothing when current). */
   readonly stale?: StaleReport;
-  readonly result?: GenerateResult;
+  readonly generation?: Generation;
+  /** The whole run, the options and the file listing included. */
+  readonly milliseconds: number;
 }
 
 export interface GeneratorContext {
   readonly root: string;
-  /** Generates (and writes, or checks) unless no source changed since the last run. */
+  /** Generates, then writes (or checks), unless no source changed since the last run. */
   run(): Promise<RunOutcome>;
   /** True for the files toolprep itself writes: a change to them never starts a run. */
   isOutput(file: string): boolean;
   /** The config file and the contract files, for a bundler to watch. */
   watchFiles(): readonly string[];
+  /** How many entries each part of the kept state holds (bounded by the project, not by runs). */
+  stateEntries(): Record<string, number>;
 }
 
 /**
- * The state a long-lived host (a bundler plugin, a dev server) keeps between runs: the last
- * fingerprint of the sources, so that a rebuild caused by toolprep's own write finds nothing new
- * and does not regenerate, and the last config, for what to watch and what to ignore.
+ * The one way toolprep turns sources into files, for the CLI (one run), watch mode and every
+ * bundler plugin (many runs): resolve the project, generate unless nothing changed since the last
+ * run, then write what changed, or compare in check mode; on problems, write nothing. The state it
+ * keeps between runs is one `GeneratorState` (docs/decisions/0008-one-generator-state.md).
  */
-export function createGeneratorContext(options: GeneratorContextOptions): GeneratorContext {
+export function createGeneratorContext(options: GeneratorContextOptions = {}): GeneratorContext {
   const root = path.resolve(options.root ?? process.cwd());
-  let config: ResolvedToolprepConfig | undefined;
+  const state: GeneratorState = createGeneratorState();
+  let project: Project | undefined;
   let lastFingerprint: string | undefined;
-  let contractFiles: string[] = [];
-  const memo = createGenerateMemo();
-  const writeMemo: WriteMemo = new Map();
-  const configFile = (): string | undefined => resolveConfigFile(root, options.configFile);
-
-  const fingerprint = async (): Promise<string | undefined> => {
-    if (!config) return undefined;
-    const entries = [...(await listSourceFiles(root, config, memo)), configFile()]
-      .filter((file): file is string => file !== undefined)
-      .map((file) => `${file}:${fileStamp(file)}`);
-    return createHash('sha256').update(entries.join('\n')).digest('hex');
-  };
+  let contractFiles: readonly string[] = [];
 
   const runOnce = async (): Promise<RunOutcome> => {
-    const before = await fingerprint();
-    if (before !== undefined && before === lastFingerprint)
-      return { ran: false, problems: [], warnings: [], written: [] };
-    const result = await generate({ ...options, root, memo });
-    config = result.config;
-    lastFingerprint = before ?? (await fingerprint());
-    contractFiles = [
-      ...new Set(
-        result.manifest?.tools.map((tool) =>
-          path.resolve(root, tool.source.slice(0, tool.source.lastIndexOf('#'))),
-        ) ?? [],
-      ),
-    ];
-    const base = { ran: true, problems: result.problems, warnings: result.warnings, result };
+    const started = performance.now();
+    const outcome = (fields: Omit<RunOutcome, 'milliseconds'>): RunOutcome => ({
+      ...fields,
+      milliseconds: performance.now() - started,
+    });
+    try {
+      project = await resolveProject({ ...options, root }, state);
+    } catch (error) {
+      if (!(error instanceof ToolprepError)) throw error;
+      lastFingerprint = undefined;
+      return outcome({ ran: true, problems: error.problems, warnings: [], written: [] });
+    }
+    const fingerprint = fingerprintOf(project);
+    if (fingerprint === lastFingerprint)
+      return outcome({ ran: false, problems: [], warnings: [], written: [] });
+    const generation = await generateProject(project, state, options);
+    lastFingerprint = fingerprint;
+    contractFiles = generation.contractFiles.map((file) => path.resolve(root, file));
+    const base = { ran: true, problems: generation.problems, warnings: generation.warnings, generation };
     // On problems the last good output stays in place.
-    if (result.problems.length > 0) return { ...base, written: [] };
-    if (options.check) return { ...base, written: [], stale: await compareWithDisk(root, result) };
-    const written = options.write === false ? [] : await writeChangedFiles(root, result.files, writeMemo);
-    return { ...base, written };
+    if (generation.problems.length > 0 || !generation.manifest) return outcome({ ...base, written: [] });
+    if (options.check) {
+      const manifest = { path: project.config.manifest, value: generation.manifest };
+      return outcome({
+        ...base,
+        written: [],
+        stale: await compareWithDisk(root, generation.files, manifest),
+      });
+    }
+    const written =
+      options.write === false ? [] : await writeChangedFiles(root, generation.files, state.written);
+    return outcome({ ...base, written });
   };
   // One edit can bring several watch events: runs go one after another, so a run that follows
   // another sees its fingerprint and its writes, and does nothing when nothing else changed.
@@ -97,15 +102,23 @@ export function createGeneratorContext(options: GeneratorContextOptions): Genera
       return next;
     },
     isOutput(file) {
-      if (!config) return false;
-      const absolute = path.resolve(root, file);
-      return (
-        absolute === path.resolve(root, config.module) || absolute === path.resolve(root, config.manifest)
-      );
+      if (!project) return false;
+      // The outputs, and the temporary files they are written through.
+      const absolute = path.resolve(root, file).replace(TEMPORARY_SUFFIX, '');
+      const { module, manifest } = project.config;
+      return absolute === path.resolve(root, module) || absolute === path.resolve(root, manifest);
     },
     watchFiles() {
-      const file = configFile();
-      return file ? [file, ...contractFiles] : contractFiles;
+      return project?.configFile ? [project.configFile, ...contractFiles] : contractFiles;
     },
+    stateEntries: () => stateEntries(state),
   };
+}
+
+/** The source files and the config file, with their stamps: equal when nothing was touched. */
+function fingerprintOf(project: Project): string {
+  const files = project.configFile ? [...project.files, project.configFile] : project.files;
+  return createHash('sha256')
+    .update(files.map((file) => `${file}:${fileStamp(file)}`).join('\n'))
+    .digest('hex');
 }

@@ -1,7 +1,11 @@
-import type { PreparedTool } from './types.js';
+import type { PreparedTool } from './prepared-tool.js';
 
-/** The manifest's format version; the runtime refuses a manifest of another. */
-export const MANIFEST_FORMAT = 1;
+/**
+ * The manifest's format version. The runtime refuses a tool set of another format and says to
+ * regenerate. Format 2: deferred refusals name positions in the arguments (format 1 named Zod's
+ * own keys), and the extension keys are recorded. docs/reference/manifest.md describes it.
+ */
+export const MANIFEST_FORMAT = 2;
 
 export interface ManifestTool extends PreparedTool {
   /** Where the contract is: `src/tools/files.ts#readFiles`. */
@@ -12,6 +16,8 @@ export interface ManifestTool extends PreparedTool {
 
 export interface Manifest {
   readonly format: typeof MANIFEST_FORMAT;
+  /** The extension keys every tool takes (the config's `extend`), sorted; the runtime must agree. */
+  readonly extensionKeys: readonly string[];
   readonly tools: readonly ManifestTool[];
   readonly totals: { readonly tools: number; readonly bytes: number; readonly tokens: number };
 }

@@ -1,6 +1,8 @@
 /**
- * The coercion plan: plain JSON compiled at build time from a contract's Zod schemas and read at
- * run time by `applyPlan`. A position that needs nothing is absent. See docs/guide/coercion.md.
+ * The coercion plan: plain JSON compiled at build time from a contract's schemas and read at run
+ * time by `applyPlan`. A position that needs nothing is absent. Everything in it speaks of the
+ * argument value (property names, items, variant tags), never of a schema library's own layout, so
+ * a library's release cannot change what a committed plan means. See docs/reference/manifest.md.
  */
 export interface Plan {
   readonly root: PlanNode;
@@ -43,9 +45,18 @@ export type ListCheck =
       readonly item: ValueCheck;
     }
   | {
-      /** Where the member is in the contract: `input`, `params` or `extend`, then `_zod.def` keys. */
-      readonly defer: readonly (string | number)[];
+      /** Where the member is in the contract; its own parser decides. */
+      readonly defer: Position;
     };
+
+/**
+ * A place in a contract's schemas, named by where it is in the arguments: the root (`input`,
+ * `params` or `extend`), then one step per level: `.name` a property, `[]` an array's items (or a
+ * tuple's rest), `[2]` a tuple's item, `{}` a record's values (or the keys an object leaves
+ * undeclared), `="create"` a discriminated union's variant by its tag (as JSON), `|1` a union's
+ * second member as written, `&0` and `&1` the two sides of an intersection.
+ */
+export type Position = readonly string[];
 
 export type ValueCheck =
   | { readonly any: true }
@@ -67,3 +78,14 @@ export type ValueCheck =
       readonly exclusiveMaximum?: number;
       readonly multipleOf?: number;
     };
+
+/** Position steps, written one way wherever a position is made. */
+export const positionStep = {
+  field: (name: string): string => `.${name}`,
+  items: '[]',
+  item: (index: number): string => `[${index}]`,
+  values: '{}',
+  member: (index: number): string => `|${index}`,
+  variant: (tag: unknown): string => `=${JSON.stringify(tag)}`,
+  side: (index: 0 | 1): string => `&${index}`,
+} as const;

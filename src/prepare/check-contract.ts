@@ -1,28 +1,37 @@
-import type { $ZodType } from 'zod/v4/core';
+import { builderOf, SUPPORTED_LIBRARIES } from '../adapters/builders.js';
+import type { SchemaBuilder } from '../adapters/types.js';
 import { isToolContract } from '../contract/define-tool.js';
 import { checkToolName, deriveToolName, type NameRule } from '../contract/names.js';
 import { TOOL_ANNOTATION_KEYS, type ToolAnnotations, type ToolContract } from '../contract/types.js';
-import type { ToolProblem } from './problems.js';
+import type { Problem } from '../shared/problems.js';
+
+/** A contract's schemas, each with the builder of its library. */
+export type ContractSchemas = Partial<
+  Record<'input' | 'params' | 'output', { readonly schema: unknown; readonly builder: SchemaBuilder }>
+>;
 
 export interface ContractIdentity {
   readonly name: string;
   readonly description: string;
-  /** False when a schema is not Zod (or params not an object): converting it would only crash. */
-  readonly convertible: boolean;
+  /** Undefined when a schema is of no library toolprep reads (or params is not an object). */
+  readonly schemas?: ContractSchemas;
 }
 
 /**
  * Checks what can be checked before any schema is converted: the value is a contract, its name
- * follows the rule, it has a description, its annotations are MCP's and its schemas are Zod.
+ * follows the rule, it has a description, its annotations are MCP's and its schemas are of a
+ * library toolprep reads.
  */
 export function checkContract(
   value: unknown,
   options: { exportName?: string; description?: string; names: NameRule },
-  problems: ToolProblem[],
+  problems: Problem[],
 ): ContractIdentity | undefined {
   const where = options.exportName ?? 'unnamed';
+  const report = (problem: Omit<Problem, 'severity'>) => problems.push({ severity: 'error', ...problem });
   if (!isToolContract(value)) {
-    problems.push({
+    report({
+      code: 'not-a-contract',
       tool: where,
       message: 'is not a tool contract',
       hint: 'create it with defineTool() from "toolprep"',
@@ -33,7 +42,8 @@ export function checkContract(
   const name =
     contract.name ?? (options.exportName === undefined ? undefined : deriveToolName(options.exportName));
   if (name === undefined) {
-    problems.push({
+    report({
+      code: 'no-name',
       tool: where,
       field: 'name',
       message: 'has no name',
@@ -42,67 +52,80 @@ export function checkContract(
     return undefined;
   }
   const nameProblem = checkToolName(name, options.names);
-  if (nameProblem) problems.push({ tool: name, field: 'name', message: nameProblem });
+  if (nameProblem) report({ code: 'invalid-name', tool: name, field: 'name', message: nameProblem });
 
   const description = (contract.description ?? options.description ?? '').trim();
   if (description === '') {
-    problems.push({
+    report({
+      code: 'empty-description',
       tool: name,
       field: 'description',
       message: 'has an empty description',
       hint: 'models choose tools by their description: set `description`, or write JSDoc on the export',
     });
   }
-  checkAnnotations(name, contract.annotations, problems);
+  checkAnnotations(name, contract.annotations, report);
   const problemsBeforeSchemas = problems.length;
+  const schemas: ContractSchemas = {};
   for (const field of ['input', 'params', 'output'] as const) {
-    const schema = contract[field];
-    if (schema !== undefined && !isZodSchema(schema)) {
-      problems.push({
+    const schema: unknown = contract[field];
+    if (schema === undefined) continue;
+    const builder = builderOf(schema);
+    if (builder) schemas[field] = { schema, builder };
+    else
+      report({
+        code: 'not-a-schema',
         tool: name,
         field,
         message: 'is not a Zod schema',
-        hint: 'pass a schema from "zod" or "zod/mini"',
+        hint: `pass a schema from "zod" or "zod/mini" (toolprep reads ${SUPPORTED_LIBRARIES})`,
+      });
+  }
+  const params = schemas.params;
+  if (params) {
+    const { view } = params.builder;
+    // Params are split from input by their keys, so they must be an object itself, not wrapped.
+    if (view.resolve(params.schema) !== params.schema || view.node(params.schema).kind !== 'object') {
+      report({
+        code: 'params-not-object',
+        tool: name,
+        field: 'params',
+        message: `must be a Zod object, not ${view.typeName(params.schema)}`,
       });
     }
   }
-  if (isZodSchema(contract.params) && contract.params._zod.def.type !== 'object') {
-    problems.push({
-      tool: name,
-      field: 'params',
-      message: `must be a Zod object, not ${contract.params._zod.def.type}`,
-    });
-  }
   const convertible = problems.length === problemsBeforeSchemas;
   if (contract.meta !== undefined && !isPlainObject(contract.meta)) {
-    problems.push({ tool: name, field: 'meta', message: 'must be a plain object' });
+    report({ code: 'meta-not-object', tool: name, field: 'meta', message: 'must be a plain object' });
   }
-  return { name, description, convertible };
+  return convertible ? { name, description, schemas } : { name, description };
 }
 
 function checkAnnotations(
   tool: string,
   annotations: ToolAnnotations | undefined,
-  problems: ToolProblem[],
+  report: (problem: Omit<Problem, 'severity'>) => void,
 ): void {
   if (annotations === undefined) return;
   for (const [key, value] of Object.entries(annotations)) {
     const field = `annotations.${key}`;
     if (!(TOOL_ANNOTATION_KEYS as readonly string[]).includes(key)) {
-      problems.push({
+      report({
+        code: 'unknown-annotation',
         tool,
         field,
         message: `"${key}" is not an MCP tool annotation`,
         hint: `use one of ${TOOL_ANNOTATION_KEYS.join(', ')}, or put it in \`meta\``,
       });
     } else if (key === 'title' ? typeof value !== 'string' : typeof value !== 'boolean') {
-      problems.push({ tool, field, message: `must be a ${key === 'title' ? 'string' : 'boolean'}` });
+      report({
+        code: 'annotation-type',
+        tool,
+        field,
+        message: `must be a ${key === 'title' ? 'string' : 'boolean'}`,
+      });
     }
   }
-}
-
-function isZodSchema(value: unknown): value is $ZodType {
-  return typeof value === 'object' && value !== null && '_zod' in value;
 }
 
 function isPlainObject(value: unknown): boolean {

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../manifest/types.js';
-import { canonicalJson } from './canonical.js';
+import type { JsonSchema } from '../manifest/prepared-tool.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import { isSchemaObject, mapSubschemas, provableKinds, schemaOfKinds } from './json-schema.js';
 
 /** Keywords that describe a value without constraining it; merging compares shapes without them. */

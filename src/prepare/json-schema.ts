@@ -1,6 +1,7 @@
-import type { JsonSchema } from '../manifest/types.js';
+import type { Dialect } from '../adapters/types.js';
+import type { JsonSchema } from '../manifest/prepared-tool.js';
 
-export type Dialect = 'draft-2020-12' | 'draft-07';
+export type { Dialect };
 
 export const DEFS_KEY: Record<Dialect, '$defs' | 'definitions'> = {
   'draft-2020-12': '$defs',

@@ -1,36 +1,31 @@
-import type { $ZodType } from 'zod/v4/core';
-import type { NameRule } from '../contract/names.js';
+import type { z } from 'zod';
+import { builderOf } from '../adapters/builders.js';
+import type { SchemaBuilder } from '../adapters/types.js';
+import { type PrepareSettings, parseOptions, prepareOptionsSchema } from '../config/options.js';
 import type { ToolContract } from '../contract/types.js';
-import type { JsonSchema, PreparedTool } from '../manifest/types.js';
-import { deepFreeze, digestOf } from './canonical.js';
+import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
+import { deepFreeze, digestOf } from '../shared/canonical-json.js';
+import { formatProblem, type Problem, ToolprepError } from '../shared/problems.js';
 import { checkContract } from './check-contract.js';
-import { compilePlan } from './compile-plan.js';
+import { compilePlan, type PlanRoot } from './compile-plan.js';
 import { flattenUnions } from './flatten.js';
 import { DEFS_KEY, type Dialect, isSchemaObject } from './json-schema.js';
 import { declaredKeys, mergeParamsIntoInput } from './merge-params.js';
-import { convertSchema } from './present.js';
-import { type ToolProblem, ToolprepPrepareError } from './problems.js';
+import { presentSchema } from './present.js';
 
-export interface PrepareToolOptions {
+/**
+ * The options of `prepareTool`: those of the config that shape a tool (`flatten`, `names`,
+ * `unrepresentable`, `extend`, with the same defaults and checks; docs/reference/configuration.md),
+ * and where the contract was found.
+ */
+export type PrepareToolOptions = Partial<z.input<typeof prepareOptionsSchema>> & {
   /** The export the contract was found under; gives the default name. */
   exportName?: string;
   /** A description to use when the contract has none (JSDoc on the export). */
   description?: string;
-  /** Project discriminated unions onto one object in every document. Default `true`. */
-  flatten?: boolean;
-  /** Which tool names are accepted. Default `'strict'`: `^[a-zA-Z0-9_-]{1,64}$`. */
-  names?: NameRule;
-  /** What a node JSON Schema cannot show does: `'error'` (default) or `'degrade'` to `{}` with a warning. */
-  unrepresentable?: 'error' | 'degrade';
-  /**
-   * Extension keys every tool accepts (a tenant, a session): a Zod object. They are advertised in
-   * every document unless `advertise` is false, come first in the plan, and must not clash with a
-   * key the contract declares. The runtime parses them with the same schema, before the contract.
-   */
-  extend?: { schema: $ZodType; advertise?: boolean };
-  /** Receives warnings. Default: `console.warn`. */
-  warn?: (message: string) => void;
-}
+  /** Receives warnings. Default: printed with `console.warn`. */
+  warn?: (problem: Problem) => void;
+};
 
 type LeadingField = 'params' | 'extend';
 /** What each leading object is called, and what it is merged with, in a clash. */
@@ -46,48 +41,56 @@ const DIALECTS: Record<keyof PreparedTool['inputSchema'], Dialect> = {
 
 /**
  * Prepares one contract: checks it, converts its schemas to the frozen documents every consumer
- * shares, and digests the result. Throws a `ToolprepPrepareError` listing every problem found.
+ * shares, compiles its plan and digests the result. Throws a `ToolprepError` listing every problem.
  */
 export function prepareTool(
   contract: ToolContract | unknown,
   options: PrepareToolOptions = {},
 ): PreparedTool {
-  const problems: ToolProblem[] = [];
-  const warn = options.warn ?? ((message: string) => console.warn(message));
-  const identity = checkContract(
-    contract,
-    { exportName: options.exportName, description: options.description, names: options.names ?? 'strict' },
-    problems,
-  );
-  if (!identity?.convertible) throw new ToolprepPrepareError(problems);
-  const { input, params, output, annotations, meta } = contract as ToolContract;
+  const {
+    exportName,
+    description,
+    warn = (problem) => console.warn(formatProblem(problem)),
+    ...rest
+  } = options;
+  const settings: PrepareSettings = parseOptions(prepareOptionsSchema, rest, 'prepareTool options');
+  const problems: Problem[] = [];
+  const identity = checkContract(contract, { exportName, description, names: settings.names }, problems);
+  if (!identity?.schemas) throw new ToolprepError(problems);
+  const { input, params, output } = identity.schemas;
   const tool = identity.name;
+  const extend = settings.extend && {
+    schema: settings.extend.schema as unknown,
+    builder: builderOf(settings.extend.schema) as SchemaBuilder,
+  };
 
   const presentInput = (dialect: Dialect): JsonSchema => {
-    const degrade = options.unrepresentable === 'degrade';
     const report = dialect === DIALECTS.mcp;
-    const convert = (field: 'input' | LeadingField, schema: $ZodType): JsonSchema => {
-      const { document, unrepresentable } = convertSchema(schema, dialect, 'input');
+    const convert = (field: 'input' | LeadingField, { schema, builder }: Convertible): JsonSchema => {
+      const { document, unrepresentable } = presentSchema(builder, schema, dialect, 'input');
       for (const node of report ? unrepresentable : []) {
-        const problem = { tool, field: `${field}.${node.field}`, message: node.message, hint: node.hint };
-        if (degrade) warn(`[toolprep] tool "${tool}", ${problem.field}: ${node.message}; shown as {}`);
-        else problems.push(problem);
+        const located = { tool, field: `${field}.${node.field}`, code: 'unrepresentable' as const };
+        if (settings.unrepresentable === 'degrade')
+          warn({ severity: 'warning', ...located, message: `${node.message}; shown as {}` });
+        else problems.push({ severity: 'error', ...located, message: node.message, hint: node.hint });
       }
       return document;
     };
     let document = input ? convert('input', input) : emptyObject(dialect);
     if (input && report && !isObjectRoot(document, dialect)) {
       problems.push({
+        severity: 'error',
+        code: 'input-not-object',
         tool,
         field: 'input',
         message: `must be a Zod object or a union of objects, not ${describeRoot(document)}`,
-        hint: 'wrap the value in z.object({ ... })',
+        hint: `wrap the value in ${input.builder.objectExample}`,
       });
     }
     // Leading objects are merged in front of input: params, then the extension keys every tool takes.
-    const leading: [LeadingField, $ZodType | undefined][] = [
+    const leading: [LeadingField, Convertible | undefined][] = [
       ['params', params],
-      ['extend', options.extend?.advertise === false ? undefined : options.extend?.schema],
+      ['extend', settings.extend?.advertise === false ? undefined : extend],
     ];
     for (const [field, schema] of leading) {
       if (!schema) continue;
@@ -95,6 +98,8 @@ export function prepareTool(
       const taken = declaredKeys(document);
       for (const key of report ? [...declaredKeys(leadingDocument)].filter((key) => taken.has(key)) : []) {
         problems.push({
+          severity: 'error',
+          code: 'key-clash',
           tool,
           field: `${field}.${key}`,
           message: `"${key}" is declared by both ${LEADING_NAMES[field]}`,
@@ -103,49 +108,59 @@ export function prepareTool(
       }
       document = mergeParamsIntoInput(document, leadingDocument, dialect);
     }
-    if (options.flatten ?? true) document = flattenUnions(document);
+    if (settings.flatten) document = flattenUnions(document);
     if (document.type === 'object') return document;
     const { $schema, ...body } = document;
     return { $schema, type: 'object', ...body };
   };
 
   const inputSchema = { mcp: presentInput(DIALECTS.mcp), agent: presentInput(DIALECTS.agent) };
-  if (problems.length > 0) throw new ToolprepPrepareError(problems);
+  if (problems.length > 0) throw new ToolprepError(problems);
 
+  const contractFields = contract as ToolContract;
+  const roots: PlanRoot[] = [];
+  if (extend) roots.push({ key: 'extend', ...extend });
+  if (params) roots.push({ key: 'params', ...params });
+  if (input) roots.push({ key: 'input', ...input });
   const prepared: Omit<PreparedTool, 'digest'> = {
     name: tool,
     description: identity.description,
     inputSchema,
     ...optional('outputSchema', output && presentOutput(tool, output, warn)),
-    ...optional('annotations', annotations),
-    ...optional('meta', meta),
-    plan: compilePlan([
-      ...(options.extend ? [{ key: 'extend', schema: options.extend.schema }] : []),
-      ...(params ? [{ key: 'params', schema: params }] : []),
-      ...(input ? [{ key: 'input', schema: input }] : []),
-    ]),
+    ...optional('annotations', contractFields.annotations),
+    ...optional('meta', contractFields.meta),
+    plan: compilePlan(roots),
   };
   return deepFreeze({ ...prepared, digest: digestOf(prepared) });
 }
 
+type Convertible = { readonly schema: unknown; readonly builder: SchemaBuilder };
+
 function presentOutput(
   tool: string,
-  output: $ZodType,
-  warn: (message: string) => void,
+  { schema, builder }: Convertible,
+  warn: (problem: Problem) => void,
 ): JsonSchema | undefined {
-  const { document, unrepresentable } = convertSchema(output, DIALECTS.mcp, 'output');
+  const { document, unrepresentable } = presentSchema(builder, schema, DIALECTS.mcp, 'output');
+  const notShown = (field: string, message: string, hint: string): undefined => {
+    warn({
+      severity: 'warning',
+      code: 'output-not-shown',
+      tool,
+      field,
+      message: `${message}; the tool is listed without outputSchema`,
+      hint,
+    });
+    return undefined;
+  };
   const [first] = unrepresentable;
-  if (first) {
-    warn(
-      `[toolprep] tool "${tool}", output.${first.field}: ${first.message}; the tool is listed without outputSchema (${first.hint})`,
-    );
-    return undefined;
-  }
+  if (first) return notShown(`output.${first.field}`, first.message, first.hint);
   if (document.type !== 'object') {
-    warn(
-      `[toolprep] tool "${tool}", output: MCP requires an object output schema, not ${describeRoot(document)}; the tool is listed without outputSchema (wrap it in z.object({ ... }))`,
+    return notShown(
+      'output',
+      `MCP requires an object output schema, not ${describeRoot(document)}`,
+      `wrap it in ${builder.objectExample}`,
     );
-    return undefined;
   }
   return document;
 }

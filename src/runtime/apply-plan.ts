@@ -1,4 +1,4 @@
-import type { ListCheck, Plan, PlanNode } from '../manifest/plan.js';
+import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
 import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
@@ -13,10 +13,12 @@ export interface ApplyPlanOptions {
   maxDepth?: number;
   /**
    * Answers a check the build deferred to an array member's own parser: is `value` accepted by the
-   * schema at `path` in the contract? The runner supplies it from the loaded contract.
+   * schema at `position` in the contract? The runner supplies it from the loaded contract.
    */
-  acceptsAt?: (path: readonly (string | number)[], value: unknown) => boolean;
+  acceptsAt?: AcceptsAt;
 }
+
+export type AcceptsAt = (position: Position, value: unknown) => boolean;
 
 interface Walk {
   readonly path: Path;
@@ -47,7 +49,7 @@ const compiledPlans = new WeakMap<Plan, Compiled>();
 export function applyPlan(plan: Plan, args: unknown, options?: ApplyPlanOptions): unknown {
   let root = compiledPlans.get(plan);
   if (!root) {
-    root = compilePlan(plan);
+    root = compileWalk(plan);
     compiledPlans.set(plan, root);
   }
   return visit(root, args, { path: [], maxDepth: options?.maxDepth ?? 64, acceptsAt: options?.acceptsAt });
@@ -76,7 +78,8 @@ function visitChild(node: Compiled | undefined, value: unknown, key: string | nu
   return repaired;
 }
 
-function compilePlan(plan: Plan): Compiled {
+/** A plan compiled into the closures that walk arguments by it. */
+function compileWalk(plan: Plan): Compiled {
   const shared = new Map<string, Compiled>();
 
   const compile = (node: PlanNode): Compiled => {
@@ -153,27 +156,21 @@ function compilePlan(plan: Plan): Compiled {
     const keys = Object.keys(node.fields ?? {});
     const fields = Object.values(node.fields ?? {}).map(compile);
     const rest = node.rest && compile(node.rest);
-    // Without a catch-all, only the planned keys can need a repair.
-    if (!rest)
-      return (value, walk) => {
-        if (Array.isArray(value)) return value;
-        const record = value as Record<string, unknown>;
-        let result = record;
-        for (let index = 0; index < keys.length; index++) {
-          const key = keys[index] as string;
-          const field = record[key];
-          const repaired = visitChild(fields[index], field, key, walk);
-          if (repaired !== field) result = replaceOwn(result, record, key, repaired);
-        }
-        return result;
-      };
     return (value, walk) => {
       if (Array.isArray(value)) return value;
       const record = value as Record<string, unknown>;
+      // Without a catch-all, only the planned keys can need a repair.
+      const visited = rest ? Object.keys(record) : keys;
       let result = record;
-      for (const key of Object.keys(record)) {
+      for (let index = 0; index < visited.length; index++) {
+        const key = visited[index] as string;
         const field = record[key];
-        const repaired = visitChild(fields[keys.indexOf(key)] ?? rest, field, key, walk);
+        const repaired = visitChild(
+          rest ? (fields[keys.indexOf(key)] ?? rest) : fields[index],
+          field,
+          key,
+          walk,
+        );
         if (repaired !== field) result = replaceOwn(result, record, key, repaired);
       }
       return result;
@@ -211,9 +208,7 @@ function refuseListAsText(checks: readonly ListCheck[], text: string, walk: Walk
   const accepted = checks.some((check) => {
     if (!('defer' in check)) return listCheckAccepts(check, parsed);
     if (!walk.acceptsAt) {
-      throw new Error(
-        '[toolprep] this plan defers a check to the contract; pass `acceptsAt` to applyPlan (the runner does)',
-      );
+      throw new Error('[toolprep] a deferred check needs `acceptsAt`');
     }
     return walk.acceptsAt(check.defer, parsed);
   });

@@ -1,16 +1,14 @@
-import type { $ZodType } from 'zod/v4/core';
 import {
   acceptsRawString,
-  defOf,
-  discriminatorValues,
   listMembers,
-  resolveSchema,
   type StructureKind,
   structureKinds,
   unionMembers,
-} from '../contract/zod-def.js';
-import { standardAccepts } from './contract-path.js';
+} from '../adapters/structure.js';
+import type { SchemaView } from '../adapters/types.js';
+import { viewOf } from '../adapters/views.js';
 import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
+import { standardAccepts } from './standard.js';
 
 export interface CoerceOptions {
   /** Deeper nesting, in the arguments or in JSON text, is refused. Default 64. */
@@ -19,37 +17,59 @@ export interface CoerceOptions {
 
 type Path = readonly (string | number)[];
 
-/**
- * Repairs double-serialised structure in `args` by walking the Zod schema at run time: the
- * reference for prepared plans, and the way to coerce a tool that was never prepared. Returns the
- * repaired value (the input is never mutated); throws a `CoercionRefusal` for a list written as
- * text, or for nesting deeper than `maxDepth`.
- */
-export function coerceJsonArgs(args: unknown, schema: $ZodType, options: CoerceOptions = {}): unknown {
-  return walk(schema, args, [], options.maxDepth ?? 64);
+interface Walk {
+  readonly view: SchemaView;
+  readonly maxDepth: number;
 }
 
-function walk(schema: $ZodType, value: unknown, path: Path, maxDepth: number): unknown {
-  if (path.length > maxDepth) throw tooDeep(path, maxDepth);
-  const resolved = resolveSchema(schema);
-  const def = defOf(resolved);
-  switch (def.type) {
-    case 'object':
-    case 'record':
-    case 'array':
-    case 'tuple':
-    case 'intersection':
-      return walkStructure(
-        resolved,
-        parseText(value, structureKinds(resolved), path, maxDepth),
-        path,
-        maxDepth,
-      );
-    case 'union':
-      return walkUnion(resolved, value, path, maxDepth);
-    default:
-      return value;
+/**
+ * Repairs double-serialised structure in `args` by walking the schema at run time: the reference
+ * for prepared plans, and the way to coerce a tool that was never prepared. Returns the repaired
+ * value (the input is never mutated); throws a `CoercionRefusal` for a list written as text, or for
+ * nesting deeper than `maxDepth`.
+ */
+export function coerceJsonArgs(args: unknown, schema: unknown, options: CoerceOptions = {}): unknown {
+  const view = viewOf(schema);
+  if (!view) throw new TypeError('[toolprep] coerceJsonArgs: the schema is of no library toolprep reads');
+  return walk(schema, args, [], { view, maxDepth: options.maxDepth ?? 64 });
+}
+
+function walk(schema: unknown, value: unknown, path: Path, context: Walk): unknown {
+  if (path.length > context.maxDepth) throw tooDeep(path, context.maxDepth);
+  const { view } = context;
+  const resolved = view.resolve(schema);
+  const node = view.node(resolved);
+  if (node.kind === 'union') return walkUnion(resolved, value, path, context);
+  if (!['object', 'record', 'array', 'tuple', 'intersection'].includes(node.kind)) return value;
+  const parsed = parseText(value, structureKinds(view, resolved), path, context.maxDepth);
+  const child = (childSchema: unknown, childValue: unknown, key: string | number) =>
+    walk(childSchema, childValue, [...path, key], context);
+  if (node.kind === 'intersection') {
+    const [left, right] = node.sides;
+    return walk(right, walk(left, parsed, path, context), path, context);
   }
+  if (Array.isArray(parsed)) {
+    if (node.kind === 'array') return mapArray(parsed, (item, index) => child(node.element, item, index));
+    if (node.kind === 'tuple') {
+      return mapArray(parsed, (item, index) => {
+        const itemSchema = index < node.items.length ? node.items[index] : node.rest;
+        return itemSchema === undefined ? item : child(itemSchema, item, index);
+      });
+    }
+    return parsed;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return parsed;
+  const fields = node.kind === 'object' ? node.fields : {};
+  const rest = node.kind === 'record' ? node.values : node.kind === 'object' ? node.rest : undefined;
+  let result = parsed as Record<string, unknown>;
+  for (const key of Object.keys(parsed)) {
+    const fieldSchema = Object.hasOwn(fields, key) ? fields[key] : rest;
+    if (fieldSchema === undefined) continue;
+    const current = (parsed as Record<string, unknown>)[key];
+    const repaired = child(fieldSchema, current, key);
+    if (repaired !== current) result = withOwn(result, key, repaired);
+  }
+  return result;
 }
 
 /** Where structure is wanted, a string that is JSON of a wanted kind becomes that JSON. */
@@ -60,71 +80,37 @@ function parseText(value: unknown, kinds: ReadonlySet<StructureKind>, path: Path
   return parsed !== parseJsonText.NOT_JSON && kind && kinds.has(kind) ? parsed : value;
 }
 
-function walkStructure(schema: $ZodType, value: unknown, path: Path, maxDepth: number): unknown {
-  const def = defOf(schema);
-  const child = (childSchema: $ZodType, childValue: unknown, key: string | number) =>
-    walk(childSchema, childValue, [...path, key], maxDepth);
-  if (def.type === 'intersection') {
-    return walk(def.right as $ZodType, walk(def.left as $ZodType, value, path, maxDepth), path, maxDepth);
-  }
-  if (Array.isArray(value)) {
-    if (def.type === 'array')
-      return mapArray(value, (item, index) => child(def.element as $ZodType, item, index));
-    if (def.type === 'tuple') {
-      const items = def.items ?? [];
-      return mapArray(value, (item, index) => {
-        const itemSchema = index < items.length ? items[index] : def.rest;
-        return itemSchema ? child(itemSchema, item, index) : item;
-      });
-    }
-    return value;
-  }
-  if (typeof value !== 'object' || value === null) return value;
-  const shape = def.type === 'object' ? (def.shape ?? {}) : {};
-  const rest = def.type === 'record' ? def.valueType : def.catchall;
-  let result = value as Record<string, unknown>;
-  for (const key of Object.keys(value)) {
-    const fieldSchema = Object.hasOwn(shape, key) ? shape[key] : rest;
-    if (!fieldSchema) continue;
-    const current = (value as Record<string, unknown>)[key];
-    const repaired = child(fieldSchema, current, key);
-    if (repaired !== current) result = withOwn(result, key, repaired);
-  }
-  return result;
-}
-
-function walkUnion(union: $ZodType, value: unknown, path: Path, maxDepth: number): unknown {
-  const members = unionMembers(union);
-  if (acceptsRawString(union)) {
-    if (typeof value === 'string') refuseListAsText(members, value, path, maxDepth);
+function walkUnion(union: unknown, value: unknown, path: Path, context: Walk): unknown {
+  const { view } = context;
+  const members = unionMembers(view, union);
+  if (acceptsRawString(view, union)) {
+    if (typeof value === 'string') refuseListAsText(view, members, value, path, context.maxDepth);
   } else {
-    value = parseText(value, structureKinds(union), path, maxDepth);
+    value = parseText(value, structureKinds(view, union), path, context.maxDepth);
   }
-  const { discriminator } = defOf(union);
-  if (discriminator !== undefined) {
+  const node = view.node(union);
+  if (node.kind === 'union' && node.discriminator !== undefined) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-    const tag = (value as Record<string, unknown>)[discriminator];
-    const variant = (defOf(union).options ?? []).find((option) =>
-      discriminatorValues(option, discriminator).includes(tag),
-    );
-    return variant ? walk(variant, value, path, maxDepth) : value;
+    const tag = (value as Record<string, unknown>)[node.discriminator];
+    const discriminator = node.discriminator;
+    const variant = node.options.find((option) => view.tags(option, discriminator).includes(tag));
+    return variant === undefined ? value : walk(variant, value, path, context);
   }
   const kind = structureKind(value);
   if (!kind) return value;
-  const takers = members.filter((member) => structureKinds(member.schema).has(kind));
-  return takers.length === 1
-    ? walk((takers[0] as { schema: $ZodType }).schema, value, path, maxDepth)
-    : value;
+  const takers = members.filter((member) => structureKinds(view, member.schema).has(kind));
+  return takers.length === 1 ? walk((takers[0] as { schema: unknown }).schema, value, path, context) : value;
 }
 
 /** A string that parses as an array some array member of the union accepts is refused. */
 function refuseListAsText(
-  members: readonly { schema: $ZodType }[],
+  view: SchemaView,
+  members: readonly { schema: unknown }[],
   text: string,
   path: Path,
   maxDepth: number,
 ): void {
-  const lists = listMembers(members);
+  const lists = listMembers(view, members);
   if (lists.length === 0 || !/^\s*\[/.test(text)) return;
   const parsed = parseJsonText(text, path, maxDepth);
   if (!Array.isArray(parsed)) return;

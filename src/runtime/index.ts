@@ -1,5 +1,6 @@
-export type { ListCheck, Plan, PlanNode, ValueCheck } from '../manifest/plan.js';
-export type { JsonSchema, PreparedTool, PresentationDocuments } from '../manifest/types.js';
+export type { ListCheck, Plan, PlanNode, Position, ValueCheck } from '../manifest/plan.js';
+export type { JsonSchema, PreparedTool, PresentationDocuments } from '../manifest/prepared-tool.js';
+export type { PreparedToolSet } from '../manifest/tool-set.js';
 export { type ApplyPlanOptions, applyPlan } from './apply-plan.js';
 export { CoercionRefusal } from './json-text.js';
 export {
@@ -13,5 +14,4 @@ export {
   type ToolIssue,
   type ToolRuntime,
   type ToolRuntimeOptions,
-  type ToolSet,
 } from './runner.js';

@@ -1,8 +1,10 @@
+import { runtimeAdapterOf } from '../adapters/runtime-adapters.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ToolContract } from '../contract/types.js';
-import type { PreparedTool } from '../manifest/types.js';
-import { applyPlan } from './apply-plan.js';
-import { acceptsAtPath } from './contract-path.js';
+import { MANIFEST_FORMAT } from '../manifest/manifest.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
+import type { PreparedToolSet } from '../manifest/tool-set.js';
+import { type AcceptsAt, applyPlan } from './apply-plan.js';
 import { CoercionRefusal, formatPath, setOwn } from './json-text.js';
 
 export type ToolErrorCode = 'VALIDATION_ERROR' | 'UNKNOWN_TOOL' | 'HANDLER_ERROR';
@@ -26,16 +28,27 @@ export type CallResult<Value = unknown> =
 // biome-ignore lint/suspicious/noExplicitAny: a handler map is typed by the generated module; here any handler fits.
 export type ToolHandler = (args: any, context: any) => unknown;
 
+/**
+ * Each hook sees the context the handler receives: the extension keys' resolved context where there
+ * is one, else the caller's (a call that fails before the keys are parsed has only the caller's).
+ * `before` runs once per call, before `after` or `error`.
+ */
 export interface ToolHooks {
   before?(event: { tool: string; args: unknown; context: unknown }): void;
-  after?(event: { tool: string; args: unknown; value: unknown; durationMs: number }): void;
+  after?(event: { tool: string; args: unknown; value: unknown; context: unknown; durationMs: number }): void;
   /** Sees every failure: unknown tools, validation (refusals included) and handler errors. */
-  error?(event: { tool: string; error: ToolError; cause?: unknown; durationMs: number }): void;
+  error?(event: {
+    tool: string;
+    error: ToolError;
+    cause?: unknown;
+    context: unknown;
+    durationMs: number;
+  }): void;
 }
 
 /** Keys every tool accepts (a tenant, a session), parsed once before the contract's own parsers. */
 export interface ExtensionKeys<Values = unknown, Context = unknown> {
-  /** A Zod object (any Standard Schema object with a `shape`) for the extension keys. */
+  /** The object schema the tools were prepared with (the config's `extend.schema`). */
   readonly schema: StandardObject<Values>;
   /** Turns the parsed keys and the caller's context into the context the handler receives. */
   readonly resolve?: (values: Values, context: unknown) => Context | Promise<Context>;
@@ -50,12 +63,6 @@ interface StandardObject<Values> {
 type StandardResult<Values> =
   | { readonly value: Values; readonly issues?: undefined }
   | { readonly issues: readonly { readonly message: string; readonly path?: readonly unknown[] }[] };
-
-export interface ToolSet {
-  readonly tools: readonly PreparedTool[];
-  /** Loads a tool's contract, on its first call only. */
-  readonly load: { readonly [name: string]: () => unknown };
-}
 
 // biome-ignore lint/suspicious/noExplicitAny: the extension values are whatever the schema parses to.
 export interface ToolRuntimeOptions<ExtensionValues = any> {
@@ -74,38 +81,61 @@ export interface ToolRuntime {
 }
 
 export function createToolRuntime<ExtensionValues>(
-  toolSet: ToolSet,
+  toolSet: PreparedToolSet,
   options: ToolRuntimeOptions<ExtensionValues>,
 ): ToolRuntime {
-  const tools = Object.freeze([...toolSet.tools]);
+  if (toolSet.format !== MANIFEST_FORMAT)
+    throw new Error(
+      `[toolprep] manifest format ${toolSet.format}, but this runtime reads ${MANIFEST_FORMAT}: regenerate the tools`,
+    );
+  const tools = Object.freeze(toolSet.prepared.slice());
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  checkCoverage(tools, toolSet, options);
-  const contracts = new Map<string, Promise<ToolContract>>();
-  const loadContract = (name: string): Promise<ToolContract> => {
-    let loading = contracts.get(name);
+  const extensionKeys = checkCoverage(new Set(byName.keys()), toolSet, options);
+  const { hooks = {}, extend, maxDepth = 64 } = options;
+  const loaded = new Map<string, Promise<LoadedTool>>();
+  /** A tool's contract, and the finder its deferred refusals need, on its first call only. */
+  const loadTool = (tool: PreparedTool): Promise<LoadedTool> => {
+    let loading = loaded.get(tool.name);
     if (!loading) {
-      loading = Promise.resolve(toolSet.load[name]?.()).then((contract) => {
+      loading = Promise.resolve(toolSet.load[tool.name]?.()).then(async (contract) => {
         if (!isToolContract(contract))
-          throw new Error(`[toolprep] the loader of tool "${name}" did not return a defineTool() contract`);
-        return contract;
+          throw new Error(
+            `[toolprep] tool "${tool.name}" loaded no defineTool() contract: regenerate the tool module`,
+          );
+        // Only a plan that defers a refusal to a member's parser needs to find members.
+        if (!JSON.stringify(tool.plan).includes('"defer"')) return { contract };
+        const { deferredChecks } = await import('./deferred-checks.js');
+        const roots = { input: contract.input, params: contract.params, extend: extend?.schema };
+        return { contract, acceptsAt: await deferredChecks(roots) };
       });
       // A failed load is retried on the next call rather than cached.
-      loading.catch(() => contracts.delete(name));
-      contracts.set(name, loading);
+      loading.catch(() => loaded.delete(tool.name));
+      loaded.set(tool.name, loading);
     }
     return loading;
   };
-  const { hooks = {}, extend, maxDepth = 64 } = options;
 
   return {
     list: () => tools,
     async call(name, args, context) {
       const started = performance.now();
+      let handlerContext = context;
+      let announced = false;
+      const announce = () => {
+        if (!announced) hooks.before?.({ tool: name, args, context: handlerContext });
+        announced = true;
+      };
       const fail = (error: ToolError, cause?: unknown): CallResult => {
-        hooks.error?.({ tool: name, error, cause, durationMs: performance.now() - started });
+        announce();
+        hooks.error?.({
+          tool: name,
+          error,
+          cause,
+          context: handlerContext,
+          durationMs: performance.now() - started,
+        });
         return { ok: false, error };
       };
-      hooks.before?.({ tool: name, args, context });
       const tool = byName.get(name);
       if (!tool) {
         const known = tools.map((candidate) => candidate.name).join(', ');
@@ -115,20 +145,15 @@ export function createToolRuntime<ExtensionValues>(
           issues: [],
         });
       }
-      let stage: 'load' | 'arguments' | 'handler' = 'load';
+      // A handler's own error reaches the model as it is; one before it says the tool could not run.
+      let inHandler = false;
       try {
-        const contract = await loadContract(name);
-        stage = 'arguments';
-        const roots = { input: contract.input, params: contract.params, extend: extend?.schema };
-        const repaired = applyPlan(tool.plan, args, {
-          maxDepth,
-          acceptsAt: (path, value) => acceptsAtPath(roots, path, value),
-        });
+        const { contract, acceptsAt } = await loadTool(tool);
+        const repaired = applyPlan(tool.plan, args, { maxDepth, acceptsAt });
         if (!isRecord(repaired))
           return fail(validationError([{ path: [], message: 'The arguments must be an object' }]));
 
-        const { picked: extensionValues, rest } = split(repaired, extend ? shapeKeys(extend.schema) : []);
-        let handlerContext = context;
+        const { picked: extensionValues, rest } = split(repaired, extensionKeys);
         if (extend) {
           const parsed = await parseWith(extend.schema, extensionValues);
           if (!parsed.ok) return fail(validationError(parsed.issues));
@@ -136,26 +161,26 @@ export function createToolRuntime<ExtensionValues>(
             ? await extend.resolve(parsed.value as ExtensionValues, context)
             : parsed.value;
         }
-        const { picked: paramsValues, rest: inputValues } = split(
-          rest,
-          contract.params ? shapeKeys(contract.params) : [],
-        );
-        const parsedParams = contract.params
-          ? await parseWith(contract.params, paramsValues)
-          : { ok: true as const, value: {} };
-        const parsedInput = contract.input
-          ? await parseWith(contract.input, inputValues)
-          : { ok: true as const, value: {} };
+        announce();
+        const { picked: paramsValues, rest: inputValues } = split(rest, schemaKeys(contract.params));
+        const parsedParams = await parseWith(contract.params, paramsValues);
+        const parsedInput = await parseWith(contract.input, inputValues);
         const issues = [
           ...(parsedParams.ok ? [] : parsedParams.issues),
           ...(parsedInput.ok ? [] : parsedInput.issues),
         ];
         if (!parsedParams.ok || !parsedInput.ok) return fail(validationError(issues));
 
-        stage = 'handler';
+        inHandler = true;
         const handlerArgs = { ...(parsedParams.value as object), ...(parsedInput.value as object) };
         const value = await (options.handlers[name] as ToolHandler)(handlerArgs, handlerContext);
-        hooks.after?.({ tool: name, args: handlerArgs, value, durationMs: performance.now() - started });
+        hooks.after?.({
+          tool: name,
+          args: handlerArgs,
+          value,
+          context: handlerContext,
+          durationMs: performance.now() - started,
+        });
         return { ok: true, value };
       } catch (cause) {
         if (cause instanceof CoercionRefusal) {
@@ -169,48 +194,61 @@ export function createToolRuntime<ExtensionValues>(
           );
         }
         const reason = cause instanceof Error ? cause.message : String(cause);
-        const message = stage === 'handler' ? reason : `Tool "${name}" could not run: ${reason}`;
+        const message = inHandler ? reason : `Tool "${name}" could not run: ${reason}`;
         return fail({ code: 'HANDLER_ERROR', message, issues: [] }, cause);
       }
     },
   };
 }
 
-function checkCoverage(
-  tools: readonly PreparedTool[],
-  toolSet: ToolSet,
-  options: Pick<ToolRuntimeOptions, 'handlers'>,
-): void {
-  const names = new Set(tools.map((tool) => tool.name));
-  const problems = [
-    ...[...names]
-      .filter((name) => typeof options.handlers[name] !== 'function')
-      .map((name) => `no handler for tool "${name}": add it to handlers`),
-    ...[...names]
-      .filter((name) => typeof toolSet.load[name] !== 'function')
-      .map((name) => `no loader for tool "${name}": regenerate the tool module`),
-    ...Object.keys(options.handlers)
-      .filter((name) => !names.has(name))
-      .map(
-        (name) =>
-          `a handler for "${name}", which is not a prepared tool: regenerate the manifest, or remove the handler`,
-      ),
-  ];
-  if (problems.length > 0) throw new Error(`[toolprep] ${problems.join('\n[toolprep] ')}`);
+/** The keys an object schema declares, through its library's run-time adapter. */
+function schemaKeys(schema: unknown): string[] {
+  return runtimeAdapterOf(schema)?.keysOf(schema) ?? [];
 }
 
+interface LoadedTool {
+  readonly contract: ToolContract;
+  readonly acceptsAt?: AcceptsAt;
+}
+
+/** Refuses, at creation, a runtime that cannot serve every tool; returns the extension keys. */
+function checkCoverage(
+  names: ReadonlySet<string>,
+  toolSet: PreparedToolSet,
+  { handlers, extend }: Pick<ToolRuntimeOptions, 'handlers' | 'extend'>,
+): string[] {
+  const problems: string[] = [];
+  for (const name of names) {
+    if (typeof handlers[name] !== 'function')
+      problems.push(`no handler for tool "${name}": add it to handlers`);
+  }
+  for (const name of Object.keys(handlers))
+    if (!names.has(name))
+      problems.push(
+        `a handler for "${name}", which is not a prepared tool: regenerate the manifest, or remove the handler`,
+      );
+  const prepared = [...(toolSet.extensionKeys ?? [])].sort();
+  const given = schemaKeys(extend?.schema).sort();
+  if (`${prepared}` !== `${given}`)
+    problems.push(`extension keys [${prepared}] prepared, [${given}] given: pass the config's extend schema`);
+  if (problems.length > 0) throw new Error(`[toolprep] ${problems.join('\n[toolprep] ')}`);
+  return prepared;
+}
+
+/** Parses with a schema's own parser, once; without a schema there is nothing to take. */
 async function parseWith(
   schema: unknown,
   value: unknown,
 ): Promise<{ ok: true; value: unknown } | { ok: false; issues: ToolIssue[] }> {
+  if (!schema) return { ok: true, value: {} };
   const result = await (schema as StandardObject<unknown>)['~standard'].validate(value);
   if (result.issues === undefined) return { ok: true, value: result.value };
   return {
     ok: false,
     issues: result.issues.map((issue) => ({
       path: (issue.path ?? []).map((segment) => {
-        const key =
-          typeof segment === 'object' && segment !== null ? (segment as { key: unknown }).key : segment;
+        // A segment is a key, or `{ key }` (Standard Schema's path segment).
+        const key = (segment as { key?: unknown }).key ?? segment;
         return typeof key === 'number' ? key : String(key);
       }),
       message: issue.message,
@@ -221,11 +259,6 @@ async function parseWith(
 function validationError(issues: readonly ToolIssue[]): ToolError {
   const details = issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ');
   return { code: 'VALIDATION_ERROR', message: `Invalid arguments: ${details}`, issues };
-}
-
-function shapeKeys(schema: unknown): readonly string[] {
-  const shape = (schema as { _zod?: { def?: { shape?: object } } })._zod?.def?.shape;
-  return shape ? Object.keys(shape) : [];
 }
 
 function split(

@@ -1,4 +1,4 @@
-import type { JsonSchema, PreparedTool } from '../manifest/types.js';
+import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 
 export interface ToolCliIo {

@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import type { PreparedTool } from '../manifest/types.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 
 export interface McpServerInfo {

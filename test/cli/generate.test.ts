@@ -32,7 +32,7 @@ describe('toolprep generate and check on the fixture project', () => {
     const generated = fixture.cli('generate');
     expect(generated.status).toBe(0);
     expect(generated.stdout).toMatch(
-      /^toolprep: 10 files scanned, 8 tools found in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts\n$/,
+      /^\[toolprep\] generate: 10 files scanned, 8 tools found in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts\n$/,
     );
     expect(generated.stderr).toBe(
       '[toolprep] warning: src/tools/notes.ts:19: defineTool() result is not exported, so it is not a tool: export it, or remove it\n',
@@ -56,7 +56,7 @@ describe('toolprep generate and check on the fixture project', () => {
       status: 0,
       stdout: expect.stringMatching(/the committed tool surface is current/),
     });
-    expect(fixture.cli('generate').stdout).toMatch(/everything was up to date/);
+    expect(fixture.cli('generate').stdout).toMatch(/the files were up to date/);
     expect(statSync(path.join(fixture.dir, 'toolprep.manifest.json')).mtimeMs).toBe(modified);
     expect(readdirSync(fixture.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
@@ -82,7 +82,7 @@ describe('toolprep generate and check on the fixture project', () => {
     const check = fixture.cli('check');
     expect(check.status).toBe(1);
     expect(check.stdout).toContain(
-      'toolprep check: the committed tool surface is stale: toolprep.manifest.json, src/toolprep.gen.ts',
+      '[toolprep] check: the committed tool surface is stale: toolprep.manifest.json, src/toolprep.gen.ts',
     );
     expect(check.stdout).toContain(
       '~ tool note_stats\n      description changed\n      ~ field by: now required\n      + field since added (optional, string)',
@@ -170,7 +170,7 @@ describe('toolprep generate and check on the fixture project', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('');
     expect(JSON.parse(fixture.read('tools.json')).totals.tools).toBe(8);
-    expect(fixture.read('src/tools.gen.ts')).toContain('export const tools: ToolSet');
+    expect(fixture.read('src/tools.gen.ts')).toContain('export const tools: PreparedToolSet');
   });
 
   test('every command has --help, and an unknown command is an error', () => {

@@ -10,7 +10,7 @@ test('watch regenerates when a contract changes, and never because of its own ou
   try {
     await watcher.waitFor(/watching for changes/);
     expect(watcher.output()).toMatch(
-      /toolprep: start: 10 files scanned, 8 tools found in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts/,
+      /\[toolprep\] start: 10 files scanned, 8 tools found in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts/,
     );
 
     fixture.write(
@@ -28,7 +28,7 @@ test('watch regenerates when a contract changes, and never because of its own ou
 
     // Its own writes must not start another run: wait well past the debounce and count the runs.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(watcher.output().match(/^toolprep: .* in \d+ ms;/gm)).toHaveLength(2);
+    expect(watcher.output().match(/^\[toolprep\] .* in \d+ ms;/gm)).toHaveLength(2);
 
     // Watch remembers what it wrote, but a hand edit to its output changes the file's stamp: the
     // next run compares with the disk again and writes the manifest back.

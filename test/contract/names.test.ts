@@ -1,5 +1,5 @@
 import { defineTool, isToolContract } from 'toolprep';
-import { prepareTool, ToolprepPrepareError } from 'toolprep/build';
+import { prepareTool, ToolprepError } from 'toolprep/build';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 
@@ -72,11 +72,11 @@ describe('tool name rules', () => {
 
   test('the error carries the problem as data: tool, field, message', () => {
     const attempt = () => prepareTool(defineTool({ name: 'a b', description: 'd', input }));
-    expect(attempt).toThrow(ToolprepPrepareError);
+    expect(attempt).toThrow(ToolprepError);
     try {
       attempt();
     } catch (error) {
-      expect((error as ToolprepPrepareError).problems).toEqual([
+      expect((error as ToolprepError).problems).toEqual([
         expect.objectContaining({
           tool: 'a b',
           field: 'name',

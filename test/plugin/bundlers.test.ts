@@ -61,7 +61,7 @@ describe.each(Object.keys(bundlers) as BundlerName[])('%s', (name) => {
       .replace('"Count notes, words and tags."', '"Count notes."');
     writeFileSync(path.join(project.dir, 'toolprep.manifest.json'), stale);
     await expect(bundlers[name](project.dir, `${outDir}-check`, { check: true })).rejects.toThrow(
-      /toolprep check: the committed tool surface is stale: toolprep\.manifest\.json[\s\S]*~ tool note_stats\n[\s│]+description changed/,
+      /\[toolprep\] check: the committed tool surface is stale: toolprep\.manifest\.json[\s\S]*~ tool note_stats\n[\s│]+description changed/,
     );
     expect(project.read('toolprep.manifest.json')).toBe(stale);
     writeFileSync(path.join(project.dir, 'toolprep.manifest.json'), reference.read('toolprep.manifest.json'));

@@ -55,28 +55,25 @@ test('Vite dev server: an edited contract regenerates once, and the module is re
     },
   });
   try {
-    await until(
-      () => logs.some((line) => line.includes('[toolprep] regenerated: 8 tools')),
-      'the first generation',
-    );
+    await until(() => logs.some((line) => line.includes('8 tools found')), 'the first generation');
     const load = async () =>
       (
         (await server.ssrLoadModule('/src/toolprep.gen.ts')) as {
-          tools: { tools: { name: string; description: string }[] };
+          tools: { prepared: { name: string; description: string }[] };
         }
-      ).tools.tools;
+      ).tools.prepared;
     expect((await load()).find((tool) => tool.name === 'note_stats')?.description).toBe(
       'Count notes, words and tags.',
     );
 
     await editStatsAndSettle();
     expect((await load()).find((tool) => tool.name === 'note_stats')?.description).toBe('Count notes.');
-    expect(logs.filter((line) => line.includes('[toolprep] regenerated'))).toEqual([
+    expect(logs.filter((line) => line.includes('tools found'))).toEqual([
       expect.stringMatching(
-        /regenerated: 8 tools in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts/,
+        /\[toolprep\] build: 10 files scanned, 8 tools found in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts/,
       ),
       expect.stringMatching(
-        /regenerated: 8 tools in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts/,
+        /\[toolprep\] src\/tools\/stats\.ts changed: 10 files scanned, 8 tools found \(4 files from cache\) in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts/,
       ),
     ]);
 
@@ -124,7 +121,12 @@ test('Rollup watch: an edited contract regenerates once; its own write rebuilds 
   try {
     await until(() => builds >= 1, 'the first build');
     await editStatsAndSettle();
-    expect(logs.filter((line) => line.includes('[toolprep] regenerated'))).toHaveLength(2);
+    expect(logs.filter((line) => line.includes('tools found'))).toEqual([
+      expect.stringMatching(/\[toolprep\] build: .*; wrote toolprep\.manifest\.json/),
+      expect.stringMatching(
+        /\[toolprep\] src\/tools\/stats\.ts changed: .*; wrote toolprep\.manifest\.json/,
+      ),
+    ]);
     expect(builds).toBeGreaterThanOrEqual(2);
   } finally {
     await watcher.close();

@@ -1,5 +1,5 @@
 import { defineTool } from 'toolprep';
-import { type PrepareToolOptions, prepareTool } from 'toolprep/build';
+import { formatProblem, type PrepareToolOptions, prepareTool } from 'toolprep/build';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import * as zm from 'zod/mini';
@@ -222,7 +222,10 @@ describe('unrepresentable nodes', () => {
 
   test("unrepresentable: 'degrade' shows them as {} with one warning each", () => {
     const warnings: string[] = [];
-    const { mcp } = present(input, { unrepresentable: 'degrade', warn: (message) => warnings.push(message) });
+    const { mcp } = present(input, {
+      unrepresentable: 'degrade',
+      warn: (problem) => warnings.push(formatProblem(problem)),
+    });
     expect(mcp.properties).toMatchObject({
       when: {},
       files: { items: { properties: { modified: {} } } },
@@ -230,7 +233,7 @@ describe('unrepresentable nodes', () => {
     });
     expect(warnings).toHaveLength(6);
     expect(warnings[0]).toBe(
-      '[toolprep] tool "tool", input.when: Date cannot be represented in JSON Schema; shown as {}',
+      '[toolprep] warning: tool "tool", input.when: Date cannot be represented in JSON Schema; shown as {}',
     );
   });
 
@@ -245,7 +248,7 @@ describe('output schemas', () => {
   const prepareWithOutput = (output: $ZodType) => {
     const warnings: string[] = [];
     const prepared = prepareTool(defineTool({ name: 't', description: 'd', output }), {
-      warn: (message) => warnings.push(message),
+      warn: (problem) => warnings.push(formatProblem(problem)),
     });
     return { outputSchema: prepared.outputSchema, warnings };
   };

@@ -1,5 +1,5 @@
 import { defineTool, type ToolContract } from 'toolprep';
-import { type PrepareToolOptions, prepareTool } from 'toolprep/build';
+import { type PrepareToolOptions, prepareTool, prepareToolSet } from 'toolprep/build';
 import {
   createToolRuntime,
   type ToolHandler,
@@ -11,22 +11,20 @@ import { z } from 'zod';
 
 const LIST = 'paths is a list written as text — pass the array itself, not JSON written as text';
 
-/** A tool set as the generated module gives it: prepared tools, and a loader per tool that counts loads. */
+/** A tool set as the generated module gives it, with a loader per tool that counts loads. */
 function toolSet(contracts: Record<string, ToolContract>, options: PrepareToolOptions = {}) {
   const loads: Record<string, number> = {};
-  const tools = Object.entries(contracts).map(([exportName, contract]) =>
-    prepareTool(contract, { exportName, ...options }),
-  );
+  const set = prepareToolSet(contracts, options);
   const load = Object.fromEntries(
-    tools.map((tool, index) => [
-      tool.name,
+    Object.entries(set.load).map(([name, loadContract]) => [
+      name,
       async () => {
-        loads[tool.name] = (loads[tool.name] ?? 0) + 1;
-        return Object.values(contracts)[index];
+        loads[name] = (loads[name] ?? 0) + 1;
+        return loadContract();
       },
     ]),
   );
-  return { tools, load, loads };
+  return { ...set, load, loads };
 }
 
 function recordingHooks() {
@@ -195,7 +193,7 @@ describe('createToolRuntime', () => {
         return readFiles;
       },
     };
-    const runtime = createToolRuntime({ tools: set.tools, load }, { handlers: { read_files: () => 'ok' } });
+    const runtime = createToolRuntime({ ...set, load }, { handlers: { read_files: () => 'ok' } });
     expect(await runtime.call('read_files', { root: 'r', paths: 'a' })).toEqual({
       ok: false,
       error: {

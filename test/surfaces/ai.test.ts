@@ -2,7 +2,7 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { defineTool } from 'toolprep';
 import { aiTools } from 'toolprep/ai';
-import { prepareTool } from 'toolprep/build';
+import { prepareToolSet } from 'toolprep/build';
 import { createToolRuntime } from 'toolprep/runtime';
 import { expect, test } from 'vitest';
 import { z } from 'zod';
@@ -50,17 +50,14 @@ function notesRuntime() {
       options: z.object({ lines: z.number() }).optional(),
     }),
   });
-  const runtime = createToolRuntime(
-    { tools: [prepareTool(readNotes, { exportName: 'readNotes' })], load: { read_notes: () => readNotes } },
-    {
-      handlers: {
-        read_notes: (args: { paths: string[] }) => {
-          calls.push(args);
-          return `read ${args.paths.length}`;
-        },
+  const runtime = createToolRuntime(prepareToolSet({ readNotes }), {
+    handlers: {
+      read_notes: (args: { paths: string[] }) => {
+        calls.push(args);
+        return `read ${args.paths.length}`;
       },
     },
-  );
+  });
   return { runtime, calls, parses: () => parses };
 }
 

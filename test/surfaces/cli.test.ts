@@ -1,5 +1,5 @@
 import { defineTool } from 'toolprep';
-import { prepareTool } from 'toolprep/build';
+import { prepareToolSet } from 'toolprep/build';
 import { runToolCli } from 'toolprep/cli';
 import { createToolRuntime } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
@@ -19,21 +19,12 @@ const tagNotes = defineTool({
   description: 'Tag notes.',
   input: z.object({ tags: z.array(z.string()).min(1) }),
 });
-const runtime = createToolRuntime(
-  {
-    tools: [
-      prepareTool(readNotes, { exportName: 'readNotes' }),
-      prepareTool(tagNotes, { exportName: 'tagNotes' }),
-    ],
-    load: { read_notes: () => readNotes, tag_notes: () => tagNotes },
+const runtime = createToolRuntime(prepareToolSet({ readNotes, tagNotes }), {
+  handlers: {
+    read_notes: (args: unknown) => args,
+    tag_notes: ({ tags }: { tags: string[] }) => `tagged ${tags.join(', ')}`,
   },
-  {
-    handlers: {
-      read_notes: (args: unknown) => args,
-      tag_notes: ({ tags }: { tags: string[] }) => `tagged ${tags.join(', ')}`,
-    },
-  },
-);
+});
 
 async function run(...argv: string[]) {
   const stdout: string[] = [];

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { defineTool } from 'toolprep';
-import { prepareTool } from 'toolprep/build';
+import { prepareToolSet } from 'toolprep/build';
 import { createMcpServer } from 'toolprep/mcp';
 import { createToolRuntime } from 'toolprep/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -193,7 +193,9 @@ describe('the built example server', () => {
         .filter((url) => url.includes(`${REPO}dist/`))
         .map((url) => url.slice(url.indexOf('/dist/') + 1));
       expect(resolved.filter((url) => url.includes('/dist/assets/'))).toEqual([]);
-      expect(added.filter((file) => /\/(prepare|load|discover|generate|emit)\//.test(file))).toEqual([]);
+      expect(
+        added.filter((file) => /\/(prepare|load|discover|generate|emit|config)\/|\/build\.js$/.test(file)),
+      ).toEqual([]);
       expect(new Set(added)).toEqual(
         new Set([
           'dist/src/surfaces/mcp.js',
@@ -202,7 +204,9 @@ describe('the built example server', () => {
           'dist/src/runtime/json-text.js',
           'dist/src/runtime/value-check.js',
           'dist/src/runtime/runner.js',
-          'dist/src/runtime/contract-path.js',
+          'dist/src/manifest/manifest.js',
+          'dist/src/adapters/runtime-adapters.js',
+          'dist/src/adapters/zod4/runtime.js',
           'dist/src/contract/define-tool.js',
           'dist/src/contract/types.js',
         ]),
@@ -226,10 +230,9 @@ test('one parse per call through MCP, with and without repairs', async () => {
       }),
     }),
   });
-  const runtime = createToolRuntime(
-    { tools: [prepareTool(tagNotes, { exportName: 'tagNotes' })], load: { tag_notes: () => tagNotes } },
-    { handlers: { tag_notes: ({ notes }: { notes: unknown[] }) => notes.length } },
-  );
+  const runtime = createToolRuntime(prepareToolSet({ tagNotes }), {
+    handlers: { tag_notes: ({ notes }: { notes: unknown[] }) => notes.length },
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await createMcpServer(runtime, { name: 'test', version: '1.0.0' }).connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });
@@ -247,10 +250,7 @@ test('one parse per call through MCP, with and without repairs', async () => {
 
 test('servers share one JSON Schema validator and still check the answers to elicitation', async () => {
   const contract = defineTool({ name: 'noop', description: 'Nothing.', input: z.object({}) });
-  const runtime = createToolRuntime(
-    { tools: [prepareTool(contract)], load: { noop: () => contract } },
-    { handlers: { noop: () => null } },
-  );
+  const runtime = createToolRuntime(prepareToolSet({ noop: contract }), { handlers: { noop: () => null } });
   const requestedSchema = {
     type: 'object' as const,
     properties: { count: { type: 'number' as const } },
@@ -282,10 +282,7 @@ test('long lists are paged with a cursor; annotations, outputSchema and _meta ar
     }),
   );
   const runtime = createToolRuntime(
-    {
-      tools: contracts.map((contract) => prepareTool(contract)),
-      load: Object.fromEntries(contracts.map((contract) => [contract.name as string, () => contract])),
-    },
+    prepareToolSet(Object.fromEntries(contracts.map((contract) => [contract.name as string, contract]))),
     {
       handlers: Object.fromEntries(
         contracts.map((contract) => [

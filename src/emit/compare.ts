@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { describeSurfaceChanges } from '../emit/surface-diff.js';
-import { readText } from '../emit/write-files.js';
 import type { Manifest } from '../manifest/manifest.js';
-import type { GenerateResult } from './generate.js';
+import { describeSurfaceChanges } from './surface-diff.js';
+import { type GeneratedFile, readText } from './write-files.js';
 
 export interface StaleReport {
   /** The generated files whose bytes differ from the ones on disk. */
@@ -12,23 +11,27 @@ export interface StaleReport {
   readonly text: string;
 }
 
-/** Compares a generation with the files on disk and explains the difference, writing nothing. */
-export async function compareWithDisk(root: string, result: GenerateResult): Promise<StaleReport> {
-  const files = await Promise.all(
-    result.files.map(async (file) => ({
+/** Compares generated files with the ones on disk and explains the difference, writing nothing. */
+export async function compareWithDisk(
+  root: string,
+  files: readonly GeneratedFile[],
+  manifest: { readonly path: string; readonly value: Manifest },
+): Promise<StaleReport> {
+  const compared = await Promise.all(
+    files.map(async (file) => ({
       path: file.path,
       before: await readText(path.resolve(root, file.path)),
       after: file.text,
     })),
   );
-  const stale = files.filter((file) => file.before !== file.after);
+  const stale = compared.filter((file) => file.before !== file.after);
   if (stale.length === 0) return { stale: [], text: '' };
   const lines = [
-    `toolprep check: the committed tool surface is stale: ${stale.map((file) => file.path).join(', ')}`,
+    `[toolprep] check: the committed tool surface is stale: ${stale.map((file) => file.path).join(', ')}`,
   ];
   // The committed manifest was read above, with the other generated files.
-  const committed = parseManifest(files.find((file) => file.path === result.config.manifest)?.before);
-  const changes = describeSurfaceChanges(committed, result.manifest as Manifest);
+  const committed = parseManifest(compared.find((file) => file.path === manifest.path)?.before);
+  const changes = describeSurfaceChanges(committed, manifest.value);
   if (changes.length > 0)
     lines.push('', 'What changed in the tool surface:', ...changes.map((line) => `  ${line}`));
   lines.push('', 'Run `toolprep generate` and commit the result.', '');

@@ -4,7 +4,7 @@ import type { Plan } from './plan.js';
 /** A JSON Schema document as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };
 
-/** The documents a tool is presented with, one per profile. */
+/** The documents a tool's input is presented with, one per dialect. */
 export interface PresentationDocuments {
   /** JSON Schema 2020-12, for MCP clients: top-level `type: "object"`, `$defs`. */
   readonly mcp: JsonSchema;

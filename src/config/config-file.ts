@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadModules } from '../load/load-modules.js';
+import { type Problem, ToolprepError } from '../shared/problems.js';
+import { projectPath } from '../shared/project-path.js';
 
 const CONFIG_NAMES = [
   'toolprep.config.ts',
@@ -20,21 +22,28 @@ function findConfigFile(root: string): string | undefined {
 
 /** Evaluates the config file with the same loader as the contracts and returns its default export. */
 export async function loadConfigFile(root: string, file: string, cacheDir: string): Promise<unknown> {
-  const relative = path.relative(root, file).split(path.sep).join('/');
+  const relative = projectPath(root, file);
+  const fail = (problem: Omit<Problem, 'severity' | 'file'>): never => {
+    throw new ToolprepError([{ severity: 'error', file: relative, ...problem }]);
+  };
   const loaded = await loadModules(root, [relative], cacheDir);
   if (!loaded.ok) {
-    throw new Error(
-      `[toolprep] ${relative}: could not be built: ${loaded.failures.map((failure) => failure.message).join('; ')}`,
-    );
+    return fail({
+      code: 'config-not-loaded',
+      message: `could not be built: ${loaded.failures.map((failure) => failure.message).join('; ')}`,
+    });
   }
   const module = loaded.modules.get(relative);
   if (!module?.exports) {
     const cause = module?.error instanceof Error ? module.error.message : String(module?.error);
-    throw new Error(`[toolprep] ${relative}: threw while loading: ${cause}`);
+    return fail({ code: 'config-not-loaded', message: `threw while loading: ${cause}` });
   }
-  if (!('default' in module.exports))
-    throw new Error(
-      `[toolprep] ${relative}: has no default export; write \`export default defineConfig({ ... })\``,
-    );
+  if (!('default' in module.exports)) {
+    return fail({
+      code: 'config-no-default-export',
+      message: 'has no default export',
+      hint: 'write `export default defineConfig({ ... })`',
+    });
+  }
   return module.exports.default;
 }

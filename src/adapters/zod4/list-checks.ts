@@ -1,11 +1,7 @@
 import type { $ZodType } from 'zod/v4/core';
-import { defOf, type ZodDef } from '../contract/zod-def.js';
-import type { ListCheck, ValueCheck } from '../manifest/plan.js';
-
-type Path = readonly (string | number)[];
-
-/** Wrappers that accept exactly what they wrap, for a value JSON text can hold. */
-const TRANSPARENT = new Set(['optional', 'nonoptional', 'readonly', 'default', 'prefault']);
+import type { ListCheck, ValueCheck } from '../../manifest/plan.js';
+import { TRANSPARENT } from './resolve.js';
+import { defOf, type Zod4Def as ZodDef } from './view.js';
 
 /** String formats Zod checks by their pattern alone, so the pattern is the whole check. */
 const PATTERN_FORMATS = new Set([
@@ -31,17 +27,17 @@ const INTEGER_RANGES: Record<string, [number, number]> = {
 
 /**
  * Compiles "would this array member accept that parsed array" to data where that is exact, and
- * otherwise defers to the member's own parser, found at `path` in the contract.
+ * otherwise returns undefined: the check is then deferred to the member's own parser.
  */
-export function compileListCheck(member: $ZodType, path: Path): ListCheck {
+export function zod4ListCheck(member: $ZodType): Exclude<ListCheck, { defer: unknown }> | undefined {
   let schema = member;
   while (TRANSPARENT.has(defOf(schema).type) || defOf(schema).type === 'nullable')
     schema = defOf(schema).innerType as $ZodType;
   const def = defOf(schema);
-  if (def.type !== 'array') return { defer: path };
+  if (def.type !== 'array') return undefined;
   const bounds = lengthBounds(def, 'Items');
   const item = compileValueCheck(def.element as $ZodType);
-  return bounds && item ? { ...bounds, item } : { defer: path };
+  return bounds && item ? { ...bounds, item } : undefined;
 }
 
 function compileValueCheck(schema: $ZodType): ValueCheck | undefined {

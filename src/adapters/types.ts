@@ -1,0 +1,97 @@
+import type { ListCheck, Position } from '../manifest/plan.js';
+import type { JsonSchema } from '../manifest/prepared-tool.js';
+
+/**
+ * What one position of a schema takes, in the terms toolprep's plan compiler, its run-time
+ * reference and positions need, whichever library the schema comes from. Wrappers that take what
+ * they wrap (optional, default, a pipe's input side, …) are looked through before a node is read.
+ */
+export type SchemaNode<Schema> =
+  | { readonly kind: 'object'; readonly fields: Readonly<Record<string, Schema>>; readonly rest?: Schema }
+  | { readonly kind: 'record'; readonly values: Schema }
+  | { readonly kind: 'array'; readonly element: Schema }
+  | { readonly kind: 'tuple'; readonly items: readonly Schema[]; readonly rest?: Schema }
+  | { readonly kind: 'union'; readonly options: readonly Schema[]; readonly discriminator?: string }
+  | { readonly kind: 'intersection'; readonly sides: readonly [Schema, Schema] }
+  /** Takes some raw strings (a string, a string literal or enum, a template literal). */
+  | { readonly kind: 'text' }
+  /** Takes any value, strings and structures included (any, unknown, a bare transform, custom). */
+  | { readonly kind: 'any' }
+  /** Takes no string and no structure (numbers, booleans, null, dates, …). */
+  | { readonly kind: 'scalar' };
+
+/**
+ * A schema library at run time, as small as it can be: what the runner needs of a loaded contract.
+ * Reads the library's objects; imports nothing of it.
+ */
+export interface RuntimeAdapter {
+  /** True for a schema of this library. */
+  owns(value: unknown): boolean;
+  /** The keys an object schema declares (params and extension keys: never a wrapped object). */
+  keysOf(schema: unknown): string[];
+  /** Loads the position finder: only a tool whose plan defers a refusal needs it. */
+  locate(): Promise<PositionFinder>;
+}
+
+/**
+ * The schema at a position's steps under a root schema (see `Position`), or undefined. The plan
+ * compiler finds every position it records with the same function a server will load.
+ */
+export type PositionFinder = (root: unknown, steps: Position) => unknown;
+
+/**
+ * A schema library read structurally: what the plan compiler and the run-time reference
+ * (`coerceJsonArgs`) ask of a schema. Reads the library's objects; imports nothing of it.
+ */
+export interface SchemaView<Schema = unknown> {
+  /** For messages: `zod 4`. */
+  readonly library: string;
+  /** True for a schema of this library. */
+  owns(value: unknown): value is Schema;
+  /** The schema with every wrapper that takes what it wraps looked through. */
+  resolve(schema: Schema): Schema;
+  /** The node of a resolved schema. */
+  node(schema: Schema): SchemaNode<Schema>;
+  /** The values a discriminated union's option takes under its key. */
+  tags(option: Schema, key: string): readonly unknown[];
+  /** The library's own name for the schema's type, for messages: `string`, `optional`. */
+  typeName(schema: Schema): string;
+}
+
+export type Dialect = 'draft-2020-12' | 'draft-07';
+
+/** A node JSON Schema cannot show, with its field path (`files[].modified`). */
+export interface UnrepresentableNode {
+  readonly field: string;
+  readonly message: string;
+  readonly hint: string;
+}
+
+export interface Conversion {
+  readonly document: JsonSchema;
+  /** Nodes shown as `{}` because JSON Schema cannot show them: every one, so all are reported. */
+  readonly unrepresentable: readonly UnrepresentableNode[];
+}
+
+/**
+ * A schema library at build time: its view, its run-time adapter (positions are checked with it),
+ * its JSON Schema converter and its exact list checks.
+ */
+export interface SchemaBuilder<Schema = unknown> {
+  readonly view: SchemaView<Schema>;
+  readonly runtime: RuntimeAdapter;
+  /** What `runtime.locate()` loads, at hand. */
+  readonly schemaAt: PositionFinder;
+  /** How to write a schema of this library, for hints: `z.object({ ... })`. */
+  readonly objectExample: string;
+  /** JSON Schema of one side (`input`: what a caller sends; `output`: what a tool returns). */
+  convert(
+    schema: Schema,
+    options: { readonly dialect: Dialect; readonly io: 'input' | 'output' },
+  ): Conversion;
+  /**
+   * "Would this array member accept that parsed array?" compiled to data, where that is exact;
+   * undefined where only the member's own parser can tell (the check is then deferred to it).
+   */
+  listCheck(member: Schema): Exclude<ListCheck, { defer: unknown }> | undefined;
+}

@@ -1,0 +1,88 @@
+import type { $ZodType } from 'zod/v4/core';
+import { toJSONSchema } from 'zod/v4/core';
+import type { JsonSchema } from '../../manifest/prepared-tool.js';
+import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
+import { zod4ListCheck } from './list-checks.js';
+import { schemaAt } from './locate.js';
+import { zod4Runtime } from './runtime.js';
+import { defOf, zod4View } from './view.js';
+
+/**
+ * Zod 4 at build time: Zod's own JSON Schema converter, with `.catch()` fields left optional on the
+ * input side, and every node JSON Schema cannot show collected (shown as `{}`) so that all of them
+ * are reported at once. See docs/decisions/0002-presentation-beyond-zod-converter.md.
+ */
+export const zod4Builder: SchemaBuilder<$ZodType> = {
+  view: zod4View,
+  runtime: zod4Runtime,
+  schemaAt,
+  objectExample: 'z.object({ ... })',
+  convert(schema, { dialect, io }) {
+    const unrepresentable: UnrepresentableNode[] = [];
+    const document = toJSONSchema(schema, {
+      target: dialect,
+      io,
+      unrepresentable: ({ zodSchema, path, message }) => {
+        unrepresentable.push({ field: fieldPath(path), message, hint: hintFor(zodSchema._zod.def.type) });
+        return 'any';
+      },
+      override: ({ zodSchema, jsonSchema }) => {
+        if (io === 'input') releaseCaughtFields(zodSchema, jsonSchema);
+      },
+    }) as JsonSchema;
+    return { document, unrepresentable };
+  },
+  listCheck: zod4ListCheck,
+};
+
+/** `["properties","files","items","properties","modified"]` → `files[].modified`. */
+function fieldPath(path: readonly (string | number)[]): string {
+  let field = '';
+  for (let index = 0; index < path.length; index++) {
+    const segment = path[index];
+    const next = path[index + 1];
+    if (segment === 'properties' || segment === '$defs' || segment === 'definitions') {
+      field += field ? `.${String(next)}` : String(next);
+      index++;
+    } else if (segment === 'items' && typeof next !== 'number') {
+      field += '[]';
+    } else if ((segment === 'prefixItems' || segment === 'items') && typeof next === 'number') {
+      field += `[${next}]`;
+      index++;
+    } else if (segment === 'additionalProperties') {
+      field += '.*';
+    } else if (segment === 'anyOf' || segment === 'oneOf' || segment === 'allOf') {
+      index++;
+    }
+  }
+  return field || '(root)';
+}
+
+const HINTS: Record<string, string> = {
+  date: 'take an ISO string with z.iso.datetime() and convert it in the handler',
+  bigint: 'take z.string() or z.number().int() and convert it in the handler',
+  map: 'take z.record() instead of z.map()',
+  set: 'take z.array() instead of z.set()',
+  custom: 'describe the value with a representable Zod schema',
+  transform: 'a transform has no output shape; drop `output` or describe what the tool returns',
+};
+
+function hintFor(type: string): string {
+  const specific = HINTS[type] ?? 'use a schema JSON can carry';
+  return `${specific}, or set unrepresentable: 'degrade' to show it as {}`;
+}
+
+/** A field with `.catch()` accepts anything, a missing value included, so a caller need not send it. */
+function releaseCaughtFields(zodSchema: $ZodType, jsonSchema: Record<string, unknown>): void {
+  const { type, shape } = defOf(zodSchema);
+  if (type !== 'object' || !shape || !Array.isArray(jsonSchema.required)) return;
+  const required = (jsonSchema.required as string[]).filter((key) => !isCaught(shape[key]));
+  if (required.length > 0) jsonSchema.required = required;
+  else delete jsonSchema.required;
+}
+
+function isCaught(schema: $ZodType | undefined): boolean {
+  const def = schema && defOf(schema);
+  if (def?.type === 'catch') return true;
+  return def?.type === 'readonly' && isCaught(def.innerType);
+}

@@ -1,0 +1,88 @@
+import path from 'node:path';
+import type { ResolvedToolprepConfig } from '../config/options.js';
+import { isToolContract } from '../contract/define-tool.js';
+import type { ContractRef } from '../discover/find-contracts.js';
+import type { EmittableTool } from '../emit/manifest.js';
+import type { LoadedModule } from '../load/load-modules.js';
+import { prepareTool } from '../prepare/prepare-tool.js';
+import { type Problem, placed, ToolprepError } from '../shared/problems.js';
+
+/** A prepared tool with the export it came from. */
+export type FoundTool = EmittableTool & { readonly ref: ContractRef };
+
+/** Prepares the contracts one loaded file exports; every problem is located at its export. */
+export function prepareFile(
+  refs: readonly ContractRef[],
+  module: LoadedModule | undefined,
+  config: ResolvedToolprepConfig,
+): { tools: FoundTool[]; problems: Problem[]; warnings: Problem[] } {
+  const tools: FoundTool[] = [];
+  const problems: Problem[] = [];
+  const warnings: Problem[] = [];
+  const [first] = refs;
+  if (!module?.exports) {
+    const cause = module?.error instanceof Error ? module.error.message : String(module?.error);
+    problems.push({
+      severity: 'error',
+      code: 'load-threw',
+      file: first?.file,
+      message: `threw while loading: ${cause}`,
+      hint: 'contract modules must be free of side effects',
+    });
+    return { tools, problems, warnings };
+  }
+  for (const ref of refs) {
+    const contract = module.exports[ref.exportName];
+    if (!isToolContract(contract)) {
+      problems.push({
+        severity: 'error',
+        code: 'not-a-contract-when-loaded',
+        file: ref.file,
+        line: ref.line,
+        message: `export "${ref.exportName}" is not a tool contract when loaded`,
+        hint: 'export the defineTool() result itself',
+      });
+      continue;
+    }
+    const exportName =
+      ref.exportName === 'default' ? path.posix.basename(ref.file).replace(/\.[^.]+$/, '') : ref.exportName;
+    try {
+      const prepared = prepareTool(contract, {
+        exportName,
+        description: ref.jsdoc,
+        flatten: config.flatten,
+        names: config.names,
+        unrepresentable: config.unrepresentable,
+        extend: config.extend,
+        warn: (problem) => warnings.push(placed(problem, ref.file, ref.line)),
+      });
+      tools.push({ prepared, file: ref.file, exportName: ref.exportName, ref });
+    } catch (error) {
+      if (!(error instanceof ToolprepError)) throw error;
+      problems.push(...error.problems.map((problem) => placed(problem, ref.file, ref.line)));
+    }
+  }
+  return { tools, problems, warnings };
+}
+
+/** A name used by several tools is a problem at each of them. */
+export function duplicateNames(tools: readonly FoundTool[]): Problem[] {
+  const byName = new Map<string, ContractRef[]>();
+  for (const { prepared, ref } of tools)
+    byName.set(prepared.name, [...(byName.get(prepared.name) ?? []), ref]);
+  return [...byName].flatMap(([name, refs]) =>
+    refs.length < 2
+      ? []
+      : refs.map(
+          (ref): Problem => ({
+            severity: 'error',
+            code: 'duplicate-name',
+            file: ref.file,
+            line: ref.line,
+            tool: name,
+            message: `the name "${name}" is used by ${refs.length} tools: ${refs.map((other) => `${other.file}:${other.line}`).join(', ')}`,
+            hint: 'give one of them another `name`',
+          }),
+        ),
+  );
+}

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { loadConfigFile, resolveConfigFile } from '../config/config-file.js';
+import { type ResolvedToolprepConfig, resolveOptions, type ToolprepConfig } from '../config/options.js';
+import { fileStamp } from '../shared/file-stamp.js';
+import { projectPath } from '../shared/project-path.js';
+import type { GeneratorState } from './state.js';
+
+export interface ProjectOptions {
+  /** The project root; paths in the config are relative to it. Default: the working directory. */
+  readonly root?: string;
+  /** A config file to use instead of `toolprep.config.{ts,mts,js,mjs}` in the root. */
+  readonly configFile?: string;
+  /** Options that override the config file (a plugin's inline options). */
+  readonly inline?: ToolprepConfig;
+}
+
+/** What one generation works on: the resolved options and the source files, listed once. */
+export interface Project {
+  /** Absolute. */
+  readonly root: string;
+  /** Where toolprep keeps its cache and its loader's bundles: under the project's node_modules. */
+  readonly cacheDir: string;
+  /** The config file in use (absolute), if any. */
+  readonly configFile?: string;
+  readonly config: ResolvedToolprepConfig;
+  /** The source files the config includes, absolute, sorted, never toolprep's own output. */
+  readonly files: readonly string[];
+}
+
+/**
+ * Resolves the options (the config file is evaluated again only when it changed) and lists the
+ * source files. Throws a `ToolprepError` for a config that cannot be loaded or is invalid.
+ */
+export async function resolveProject(options: ProjectOptions, state: GeneratorState): Promise<Project> {
+  const root = path.resolve(options.root ?? process.cwd());
+  const cacheDir = path.join(root, 'node_modules', '.cache', 'toolprep');
+  const configFile = resolveConfigFile(root, options.configFile);
+  let fromFile: unknown;
+  if (configFile) {
+    const stamp = `${configFile}:${fileStamp(configFile)}`;
+    if (state.config?.stamp !== stamp)
+      state.config = { stamp, value: await loadConfigFile(root, configFile, cacheDir) };
+    fromFile = state.config.value;
+  }
+  const config = resolveOptions(
+    fromFile,
+    options.inline,
+    configFile ? projectPath(root, configFile) : 'options',
+  );
+  const ignore = [...config.exclude, config.module, config.manifest];
+  const files = (await glob(config.include, { cwd: root, ignore, absolute: true })).sort();
+  return { root, cacheDir, ...(configFile ? { configFile } : {}), config, files };
+}

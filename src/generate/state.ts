@@ -1,0 +1,71 @@
+import type { ResolvedToolprepConfig } from '../config/options.js';
+import type { DiscoveryMemo } from '../discover/find-contracts.js';
+import type { ManifestEntries } from '../emit/manifest.js';
+import type { ModuleTexts } from '../emit/module.js';
+import type { WriteMemo } from '../emit/write-files.js';
+import type { PreparedExtension } from '../prepare/extension.js';
+import { canonicalJson } from '../shared/canonical-json.js';
+import { GenerationalMemo } from '../shared/generational-memo.js';
+import { PreparedCache } from './cache.js';
+
+/**
+ * Everything a generator keeps between runs, in one place, owned by one generator context (a
+ * one-shot run makes a fresh one). Each part is bounded by the project, never by the number of
+ * runs: discovery and writes hold one entry per file, the cache the last run's files, the emit
+ * memos the last run's tools. See docs/decisions/0008-one-generator-state.md.
+ */
+export interface GeneratorState {
+  /** Per source file: what discovery found, by stamp, and the barrels it read. */
+  readonly discovery: DiscoveryMemo;
+  /** The config file's default export, by the file's stamp. */
+  config?: { readonly stamp: string; readonly value: unknown };
+  /** The prepared-tool cache, for one set of options. */
+  cache?: { readonly key: string; readonly value: PreparedCache };
+  /** Per output file: what was last written or read, by stamp. */
+  readonly written: WriteMemo;
+  readonly manifestEntries: ManifestEntries;
+  readonly moduleTexts: ModuleTexts;
+}
+
+export function createGeneratorState(): GeneratorState {
+  return {
+    discovery: new Map(),
+    written: new Map(),
+    manifestEntries: new GenerationalMemo(),
+    moduleTexts: new GenerationalMemo(),
+  };
+}
+
+/** The prepared-tool cache for these options: the state's own when the options are the same. */
+export function cacheFor(
+  state: GeneratorState,
+  root: string,
+  directory: string,
+  config: ResolvedToolprepConfig,
+  extension: PreparedExtension,
+): PreparedCache {
+  const { extend: _extend, ...options } = config;
+  const key = canonicalJson({ directory, options, extension: extension.digest });
+  if (state.cache?.key === key) return state.cache.value.reopened();
+  const value = new PreparedCache(root, directory, config, extension);
+  state.cache = { key, value };
+  return value;
+}
+
+/** Ends a generation that emitted: what it did not use is forgotten. */
+export function endGeneration(state: GeneratorState): void {
+  state.manifestEntries.endRun();
+  state.moduleTexts.endRun();
+}
+
+/** How many entries each part of the state holds: what the bounded-memory test reads. */
+export function stateEntries(state: GeneratorState): Record<string, number> {
+  return {
+    discovery: state.discovery.size,
+    config: state.config ? 1 : 0,
+    cache: state.cache?.value.size ?? 0,
+    written: state.written.size,
+    manifestEntries: state.manifestEntries.size,
+    moduleTexts: state.moduleTexts.size,
+  };
+}

@@ -1,0 +1,29 @@
+import { parseOptions, prepareOptionsSchema } from '../config/options.js';
+import type { ToolContract } from '../contract/types.js';
+import { MANIFEST_FORMAT } from '../manifest/manifest.js';
+import type { PreparedToolSet } from '../manifest/tool-set.js';
+import { prepareExtension } from './extension.js';
+import { type PrepareToolOptions, prepareTool } from './prepare-tool.js';
+
+/**
+ * What the generated module's `tools` gives, made in this process from contracts at hand (by export
+ * name): for scripts and tests with no build step. The generator is the way for a server: it
+ * prepares once, at build time, and loads each contract on its tool's first call.
+ */
+export function prepareToolSet(
+  contracts: Readonly<Record<string, ToolContract>>,
+  options: Omit<PrepareToolOptions, 'exportName' | 'description'> = {},
+): PreparedToolSet {
+  const { warn: _warn, ...settings } = options;
+  const { extend } = parseOptions(prepareOptionsSchema, settings, 'prepareToolSet options');
+  const prepared = Object.entries(contracts).map(([exportName, contract]) => ({
+    contract,
+    tool: prepareTool(contract, { ...options, exportName }),
+  }));
+  return {
+    format: MANIFEST_FORMAT,
+    extensionKeys: prepareExtension(extend).keys,
+    prepared: prepared.map(({ tool }) => tool),
+    load: Object.fromEntries(prepared.map(({ tool, contract }) => [tool.name, () => contract])),
+  };
+}

@@ -1,0 +1,23 @@
+import { runtimeAdapterOf } from '../adapters/runtime-adapters.js';
+import type { PositionFinder } from '../adapters/types.js';
+import type { AcceptsAt } from './apply-plan.js';
+import { standardAccepts } from './standard.js';
+
+/**
+ * Answers the refusals a plan deferred to an array member's own parser: the member is found at its
+ * position in the loaded contract, through its library's run-time adapter, and parses the value
+ * itself. Loaded only by a tool whose plan has such a refusal.
+ */
+export async function deferredChecks(roots: Record<string, unknown>): Promise<AcceptsAt> {
+  const finders: Record<string, PositionFinder | undefined> = {};
+  for (const [root, schema] of Object.entries(roots))
+    finders[root] = await runtimeAdapterOf(schema)?.locate();
+  return ([root = '', ...steps], value) => {
+    const member = finders[root]?.(roots[root], steps);
+    if (member === undefined)
+      throw new Error(
+        `[toolprep] no schema at ${[root, ...steps].join(' ')} in the contract: regenerate the manifest`,
+      );
+    return standardAccepts(member, value);
+  };
+}
