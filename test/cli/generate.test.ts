@@ -205,6 +205,14 @@ describe('every broken project exits 1 with its message, and writes nothing', ()
   });
 });
 
+test('an error that is not a mistake in the project is reported as a bug in toolprep, with its stack', () => {
+  const result = project('crash').cli('generate');
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(
+    /^\[toolprep\] this is a bug in toolprep; please report it with what follows:\n\w*Error: .*\n\s+at /,
+  );
+});
+
 describe('the persistent cache', () => {
   test('gives the same bytes cold, warm and off; skips unchanged files; follows a changed dependency', () => {
     const fixture = project('project');

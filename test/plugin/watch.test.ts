@@ -123,9 +123,7 @@ test('Rollup watch: an edited contract regenerates once; its own write rebuilds 
     await editStatsAndSettle();
     expect(logs.filter((line) => line.includes('tools found'))).toEqual([
       expect.stringMatching(/\[toolprep\] build: .*; wrote toolprep\.manifest\.json/),
-      expect.stringMatching(
-        /\[toolprep\] src\/tools\/stats\.ts changed: .*; wrote toolprep\.manifest\.json/,
-      ),
+      expect.stringMatching(/\[toolprep\] src\/tools\/stats\.ts changed: .*; wrote toolprep\.manifest\.json/),
     ]);
     expect(builds).toBeGreaterThanOrEqual(2);
   } finally {

@@ -285,3 +285,107 @@ describe('extension keys', () => {
     });
   });
 });
+
+describe('what the runtime checks against what the build promised', () => {
+  test('a tool set of another manifest format is refused at creation, saying to regenerate', () => {
+    const { readFiles } = counted();
+    const set = { ...toolSet({ readFiles }), format: 1 };
+    expect(() => createToolRuntime(set, { handlers: { read_files: () => null } })).toThrow(
+      /\[toolprep\] manifest format 1, but this runtime reads 2: regenerate the tools/,
+    );
+  });
+
+  const tenant = z.object({ tenant: z.string() });
+  test.each<[string, PrepareToolOptions['extend'], ToolRuntimeOptions['extend'], RegExp | undefined]>([
+    ['the same keys', { schema: tenant }, { schema: tenant }, undefined],
+    [
+      'a runtime without them',
+      { schema: tenant },
+      undefined,
+      /extension keys \[tenant\] prepared, \[\] given/,
+    ],
+    [
+      'a runtime with other keys',
+      { schema: tenant },
+      { schema: z.object({ org: z.string() }) },
+      /extension keys \[tenant\] prepared, \[org\] given/,
+    ],
+    [
+      'keys the build never saw',
+      undefined,
+      { schema: tenant },
+      /extension keys \[\] prepared, \[tenant\] given/,
+    ],
+  ])('extension keys: %s', (_case, built, given, refusal) => {
+    const { readFiles } = counted();
+    const create = () =>
+      createToolRuntime(toolSet({ readFiles }, { extend: built }), {
+        handlers: { read_files: () => null },
+        extend: given,
+      });
+    if (refusal) expect(create).toThrow(refusal);
+    else expect(create).not.toThrow();
+  });
+
+  test('every hook sees the context the handler receives: the resolved one where there is one', async () => {
+    const { readFiles } = counted();
+    const seen: [string, unknown][] = [];
+    const runtime = createToolRuntime(toolSet({ readFiles }, { extend: { schema: tenant } }), {
+      handlers: {
+        read_files: ({ paths }: { paths: string[] }, context: unknown) => {
+          if (paths.includes('fail')) throw new Error('no');
+          return context;
+        },
+      },
+      extend: { schema: tenant, resolve: ({ tenant: name }, caller) => ({ tenant: name, caller }) },
+      hooks: {
+        before: ({ context }) => seen.push(['before', context]),
+        after: ({ context }) => seen.push(['after', context]),
+        error: ({ context, error }) => seen.push([`error ${error.code}`, context]),
+      },
+    });
+    const resolved = { tenant: 'acme', caller: 'mcp' };
+    expect(await runtime.call('read_files', { tenant: 'acme', root: 'r', paths: 'a' }, 'mcp')).toEqual({
+      ok: true,
+      value: resolved,
+    });
+    await runtime.call('read_files', { tenant: 'acme', root: 'r', paths: 'fail' }, 'mcp');
+    await runtime.call('read_files', { tenant: 'acme', root: 'r', paths: 1 }, 'mcp');
+    // Refused before the extension keys are parsed: only the caller's context exists.
+    await runtime.call('read_files', { tenant: 'acme', root: 'r', paths: '["a"]' }, 'mcp');
+    expect(seen).toEqual([
+      ['before', resolved],
+      ['after', resolved],
+      ['before', resolved],
+      ['error HANDLER_ERROR', resolved],
+      ['before', resolved],
+      ['error VALIDATION_ERROR', resolved],
+      ['before', 'mcp'],
+      ['error VALIDATION_ERROR', 'mcp'],
+    ]);
+  });
+
+  test('a deferred refusal names its member by its place in the arguments, never by library keys', () => {
+    const pick = defineTool({
+      description: 'Pick images.',
+      input: z.object({
+        images: z.object({
+          paths: z
+            .union([z.string(), z.array(z.string().refine((path) => path.endsWith('.png')))])
+            .optional(),
+        }),
+      }),
+    });
+    expect(prepareTool(pick, { exportName: 'pick' }).plan.root).toEqual({
+      parse: ['object'],
+      fields: {
+        images: {
+          parse: ['object'],
+          fields: {
+            paths: { refuse: [{ defer: ['input', '.images', '.paths', '|1'] }], array: { parse: ['array'] } },
+          },
+        },
+      },
+    });
+  });
+});

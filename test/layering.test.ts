@@ -1,0 +1,65 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { REPO } from './support/fixture-project.js';
+import { layeringViolations, type SourceFile } from './support/layering.js';
+
+function sources(): SourceFile[] {
+  return ['src', 'plugin'].flatMap((folder) =>
+    readdirSync(path.join(REPO, folder), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+      .map((entry) => {
+        const file = path.relative(REPO, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+        return { path: file, text: readFileSync(path.join(REPO, file), 'utf8') };
+      }),
+  );
+}
+
+describe('imports go one way: discover → load → prepare → emit → serve', () => {
+  test('no module imports from a later stage, and run-time code imports no build code', () => {
+    const files = sources();
+    expect(files.length).toBeGreaterThan(50);
+    expect(layeringViolations(files)).toEqual([]);
+  });
+
+  test.each([
+    ['a stage importing a later one', 'src/prepare/x.ts', "import { emitModule } from '../emit/module.js';"],
+    [
+      'the runtime importing the generator',
+      'src/runtime/x.ts',
+      "import { generate } from '../generate/generate.js';",
+    ],
+    ['the runtime importing a package', 'src/runtime/x.ts', "import { z } from 'zod';"],
+    [
+      'the runtime importing an adapter’s build side',
+      'src/runtime/x.ts',
+      "import { zod4Builder } from '../adapters/zod4/build.js';",
+    ],
+    [
+      'a run-time adapter importing its build side',
+      'src/adapters/zod4/runtime.ts',
+      "export { zod4ListCheck } from './list-checks.js';",
+    ],
+    [
+      'a lazily imported build module',
+      'src/runtime/x.ts',
+      "const load = () => import('../load/load-modules.js');",
+    ],
+    [
+      'a surface importing the bundler glue',
+      'src/surfaces/x.ts',
+      "import { unplugin } from '../../plugin/index.js';",
+    ],
+  ])('catches %s', (_case, file, text) => {
+    expect(layeringViolations([{ path: file, text }])).toHaveLength(1);
+  });
+
+  test('type-only imports of a package are fine in the runtime; a dependency of a stage on its floor is fine', () => {
+    expect(
+      layeringViolations([
+        { path: 'src/runtime/x.ts', text: "import type { $ZodType } from 'zod/v4/core';" },
+        { path: 'src/emit/x.ts', text: "import type { Manifest } from '../manifest/manifest.js';" },
+      ]),
+    ).toEqual([]);
+  });
+});
