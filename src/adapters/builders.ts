@@ -14,3 +14,9 @@ export function builderOf(schema: unknown): SchemaBuilder | undefined {
 
 /** The libraries toolprep reads, for messages: `zod 4`. */
 export const SUPPORTED_LIBRARIES = BUILDERS.map((builder) => builder.view.library).join(', ');
+
+/** What a schema toolprep reads is called in messages: `Zod`, or `Zod or Valibot`. */
+export const SCHEMA_NAMES = [...new Set(BUILDERS.map((builder) => builder.schemaName))].join(' or ');
+
+/** The npm packages whose versions change what the builders make. */
+export const BUILDER_PACKAGES = [...new Set(BUILDERS.flatMap((builder) => builder.packages))].sort();

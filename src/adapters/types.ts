@@ -29,9 +29,16 @@ export interface RuntimeAdapter {
   owns(value: unknown): boolean;
   /** The keys an object schema declares (params and extension keys: never a wrapped object). */
   keysOf(schema: unknown): string[];
+  /** Runs the schema's own parser: `~standard.validate` for a Standard Schema library. */
+  validate(schema: unknown, value: unknown): StandardResult | Promise<StandardResult>;
   /** Loads the position finder: only a tool whose plan defers a refusal needs it. */
   locate(): Promise<PositionFinder>;
 }
+
+/** What a parser gives, the Standard Schema way. */
+export type StandardResult =
+  | { readonly value: unknown; readonly issues?: undefined }
+  | { readonly issues: readonly { readonly message: string; readonly path?: readonly unknown[] }[] };
 
 /**
  * The schema at a position's steps under a root schema (see `Position`), or undefined. The plan
@@ -79,6 +86,12 @@ export interface Conversion {
  */
 export interface SchemaBuilder<Schema = unknown> {
   readonly view: SchemaView<Schema>;
+  /** The npm packages whose version changes what this builder makes: cached tools key on them. */
+  readonly packages: readonly string[];
+  /** What the library's schemas are called in messages: `Zod`. */
+  readonly schemaName: string;
+  /** Its object schema, in messages: `a Zod object`. */
+  readonly objectName: string;
   readonly runtime: RuntimeAdapter;
   /** What `runtime.locate()` loads, at hand. */
   readonly schemaAt: PositionFinder;

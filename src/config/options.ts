@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { $ZodType } from 'zod/v4/core';
 import { viewOf } from '../adapters/views.js';
+import type { ContractSchema } from '../contract/schema-types.js';
 import { type Problem, ToolprepError } from '../shared/problems.js';
 
 /**
@@ -46,7 +46,7 @@ const optionsObject = z.strictObject({
   /** Extension keys every tool takes: an object schema, advertised unless `advertise` is false. */
   extend: z
     .strictObject({
-      schema: z.custom<$ZodType>(isObjectSchema, {
+      schema: z.custom<ContractSchema>(isObjectSchema, {
         error: (issue) =>
           `must be an object schema, such as z.object({ tenant: z.string() }), not ${describeValue(issue.input)}`,
       }),

@@ -1,4 +1,4 @@
-import type { $ZodType } from 'zod/v4/core';
+import type { ContractSchema } from './schema-types.js';
 import { TOOL_CONTRACT_BRAND, type ToolContract, type ToolDefinition } from './types.js';
 
 /**
@@ -6,9 +6,9 @@ import { TOOL_CONTRACT_BRAND, type ToolContract, type ToolDefinition } from './t
  * prepares its presentation. It does no work at import time, so tool files stay cheap to load.
  */
 export function defineTool<
-  Input extends $ZodType | undefined = undefined,
-  Params extends $ZodType | undefined = undefined,
-  Output extends $ZodType | undefined = undefined,
+  Input extends ContractSchema | undefined = undefined,
+  Params extends ContractSchema | undefined = undefined,
+  Output extends ContractSchema | undefined = undefined,
 >(definition: ToolDefinition<Input, Params, Output>): ToolContract<Input, Params, Output> {
   const contract = { ...definition, [TOOL_CONTRACT_BRAND]: true as const };
   if (definition.annotations) contract.annotations = Object.freeze({ ...definition.annotations });

@@ -1,4 +1,4 @@
-import type { $ZodType, input, output } from 'zod/v4/core';
+import type { ContractSchema, SchemaInput, SchemaOutput } from './schema-types.js';
 
 /** The MCP tool annotations; toolprep refuses any other key by name. */
 export interface ToolAnnotations {
@@ -17,19 +17,19 @@ export const TOOL_ANNOTATION_KEYS: readonly (keyof ToolAnnotations)[] = [
   'openWorldHint',
 ];
 
-/** What a tool file passes to `defineTool`. Schemas may come from `zod` or `zod/mini`. */
+/** What a tool file passes to `defineTool`. Schemas come from a library toolprep reads (`zod`, `zod/mini`). */
 export interface ToolDefinition<
-  Input extends $ZodType | undefined = $ZodType | undefined,
-  Params extends $ZodType | undefined = $ZodType | undefined,
-  Output extends $ZodType | undefined = $ZodType | undefined,
+  Input extends ContractSchema | undefined = ContractSchema | undefined,
+  Params extends ContractSchema | undefined = ContractSchema | undefined,
+  Output extends ContractSchema | undefined = ContractSchema | undefined,
 > {
   /** Defaults to the export name in snake_case (`searchFiles` → `search_files`). */
   name?: string;
   /** Shown to the model. Required: given here, or by JSDoc on the export at build time. */
   description?: string;
-  /** A Zod object, or a union of Zod objects: what the caller sends. */
+  /** An object schema, or a union of object schemas: what the caller sends. */
   input?: Input;
-  /** A Zod object for route-style tools, presented merged with `input` as one object. */
+  /** An object schema for route-style tools, presented merged with `input` as one object. */
   params?: Params;
   /** What the tool returns; shown as the MCP `outputSchema` where it can be represented. */
   output?: Output;
@@ -42,24 +42,24 @@ export const TOOL_CONTRACT_BRAND: unique symbol = Symbol.for('toolprep.contract'
 
 /** A frozen tool contract, recognisable across copies of toolprep by its registered symbol. */
 export type ToolContract<
-  Input extends $ZodType | undefined = $ZodType | undefined,
-  Params extends $ZodType | undefined = $ZodType | undefined,
-  Output extends $ZodType | undefined = $ZodType | undefined,
+  Input extends ContractSchema | undefined = ContractSchema | undefined,
+  Params extends ContractSchema | undefined = ContractSchema | undefined,
+  Output extends ContractSchema | undefined = ContractSchema | undefined,
 > = Readonly<ToolDefinition<Input, Params, Output>> & { readonly [TOOL_CONTRACT_BRAND]: true };
 
-type InputOf<S> = S extends $ZodType ? input<S> : Record<string, never>;
-type ParsedOf<S> = S extends $ZodType ? output<S> : Record<string, never>;
+type InputOf<S> = S extends ContractSchema ? SchemaInput<S> : Record<string, never>;
+type ParsedOf<S> = S extends ContractSchema ? SchemaOutput<S> : Record<string, never>;
 
 /** What a caller sends to the tool: params and input as one object. */
 export type ToolInput<C> =
-  C extends ToolContract<infer I, infer P, $ZodType | undefined> ? InputOf<P> & InputOf<I> : never;
+  C extends ToolContract<infer I, infer P, ContractSchema | undefined> ? InputOf<P> & InputOf<I> : never;
 /** What the handler receives once the contract's parsers have run. */
 export type ToolArgs<C> =
-  C extends ToolContract<infer I, infer P, $ZodType | undefined> ? ParsedOf<P> & ParsedOf<I> : never;
+  C extends ToolContract<infer I, infer P, ContractSchema | undefined> ? ParsedOf<P> & ParsedOf<I> : never;
 /** What the handler returns: the output schema's input side, or anything without one. */
 export type ToolResult<C> =
-  C extends ToolContract<$ZodType | undefined, $ZodType | undefined, infer O>
-    ? O extends $ZodType
-      ? input<O>
+  C extends ToolContract<ContractSchema | undefined, ContractSchema | undefined, infer O>
+    ? O extends ContractSchema
+      ? SchemaInput<O>
       : unknown
     : never;

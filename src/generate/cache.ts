@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { BUILDER_PACKAGES } from '../adapters/builders.js';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { ContractRef } from '../discover/find-contracts.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
@@ -126,9 +127,13 @@ export class PreparedCache {
 function environmentKey(root: string, config: ResolvedToolprepConfig, extension: PreparedExtension): string {
   // The extension schema is a live schema; its digest stands for it.
   const { extend: _extend, ...options } = config;
+  const libraries = BUILDER_PACKAGES.map((name) => [
+    name,
+    versionOf(`${name}/package.json`, path.join(root, 'package.json')),
+  ]);
   return canonicalJson({
     toolprep: versionOf('toolprep/package.json', import.meta.url),
-    zod: versionOf('zod/package.json', path.join(root, 'package.json')),
+    libraries,
     options,
     extension: extension.digest,
   });

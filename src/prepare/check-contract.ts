@@ -1,4 +1,4 @@
-import { builderOf, SUPPORTED_LIBRARIES } from '../adapters/builders.js';
+import { builderOf, SCHEMA_NAMES, SUPPORTED_LIBRARIES } from '../adapters/builders.js';
 import type { SchemaBuilder } from '../adapters/types.js';
 import { isToolContract } from '../contract/define-tool.js';
 import { checkToolName, deriveToolName, type NameRule } from '../contract/names.js';
@@ -77,8 +77,8 @@ export function checkContract(
         code: 'not-a-schema',
         tool: name,
         field,
-        message: 'is not a Zod schema',
-        hint: `pass a schema from "zod" or "zod/mini" (toolprep reads ${SUPPORTED_LIBRARIES})`,
+        message: `is not a ${SCHEMA_NAMES} schema`,
+        hint: `toolprep reads ${SUPPORTED_LIBRARIES}`,
       });
   }
   const params = schemas.params;
@@ -90,7 +90,7 @@ export function checkContract(
         code: 'params-not-object',
         tool: name,
         field: 'params',
-        message: `must be a Zod object, not ${view.typeName(params.schema)}`,
+        message: `must be ${params.builder.objectName}, not ${view.typeName(params.schema)}`,
       });
     }
   }

@@ -83,7 +83,7 @@ export function prepareTool(
         code: 'input-not-object',
         tool,
         field: 'input',
-        message: `must be a Zod object or a union of objects, not ${describeRoot(document)}`,
+        message: `must be ${input.builder.objectName} or a union of objects, not ${describeRoot(document)}`,
         hint: `wrap the value in ${input.builder.objectExample}`,
       });
     }

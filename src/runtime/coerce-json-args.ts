@@ -7,8 +7,8 @@ import {
 } from '../adapters/structure.js';
 import type { SchemaView } from '../adapters/types.js';
 import { viewOf } from '../adapters/views.js';
+import { accepts } from './accepts.js';
 import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
-import { standardAccepts } from './standard.js';
 
 export interface CoerceOptions {
   /** Deeper nesting, in the arguments or in JSON text, is refused. Default 64. */
@@ -114,7 +114,7 @@ function refuseListAsText(
   if (lists.length === 0 || !/^\s*\[/.test(text)) return;
   const parsed = parseJsonText(text, path, maxDepth);
   if (!Array.isArray(parsed)) return;
-  if (lists.some((member) => standardAccepts(member.schema, parsed))) throw listAsText(path);
+  if (lists.some((member) => accepts(member.schema, parsed))) throw listAsText(path);
 }
 
 function mapArray(

@@ -1,7 +1,7 @@
 import { runtimeAdapterOf } from '../adapters/runtime-adapters.js';
 import type { PositionFinder } from '../adapters/types.js';
+import { accepts } from './accepts.js';
 import type { AcceptsAt } from './apply-plan.js';
-import { standardAccepts } from './standard.js';
 
 /**
  * Answers the refusals a plan deferred to an array member's own parser: the member is found at its
@@ -18,6 +18,6 @@ export async function deferredChecks(roots: Record<string, unknown>): Promise<Ac
       throw new Error(
         `[toolprep] no schema at ${[root, ...steps].join(' ')} in the contract: regenerate the manifest`,
       );
-    return standardAccepts(member, value);
+    return accepts(member, value);
   };
 }

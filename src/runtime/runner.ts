@@ -1,4 +1,5 @@
 import { runtimeAdapterOf } from '../adapters/runtime-adapters.js';
+import type { RuntimeAdapter } from '../adapters/types.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
@@ -156,7 +157,7 @@ export function createToolRuntime<ExtensionValues>(
         const { picked: extensionValues, rest } = split(repaired, extensionKeys);
         if (extend) {
           const parsed = await parseWith(extend.schema, extensionValues);
-          if (!parsed.ok) return fail(validationError(parsed.issues));
+          if (parsed.issues.length > 0) return fail(validationError(parsed.issues));
           handlerContext = extend.resolve
             ? await extend.resolve(parsed.value as ExtensionValues, context)
             : parsed.value;
@@ -165,11 +166,8 @@ export function createToolRuntime<ExtensionValues>(
         const { picked: paramsValues, rest: inputValues } = split(rest, schemaKeys(contract.params));
         const parsedParams = await parseWith(contract.params, paramsValues);
         const parsedInput = await parseWith(contract.input, inputValues);
-        const issues = [
-          ...(parsedParams.ok ? [] : parsedParams.issues),
-          ...(parsedInput.ok ? [] : parsedInput.issues),
-        ];
-        if (!parsedParams.ok || !parsedInput.ok) return fail(validationError(issues));
+        const issues = [...parsedParams.issues, ...parsedInput.issues];
+        if (issues.length > 0) return fail(validationError(issues));
 
         inHandler = true;
         const handlerArgs = { ...(parsedParams.value as object), ...(parsedInput.value as object) };
@@ -229,23 +227,20 @@ function checkCoverage(
       );
   const prepared = [...(toolSet.extensionKeys ?? [])].sort();
   const given = schemaKeys(extend?.schema).sort();
-  if (`${prepared}` !== `${given}`)
+  // An extend whose schema gives no keys (none, or of no library toolprep reads) agrees with nothing.
+  if (`${prepared}` !== `${given}` || (extend && given.length === 0))
     problems.push(`extension keys [${prepared}] prepared, [${given}] given: pass the config's extend schema`);
   if (problems.length > 0) throw new Error(`[toolprep] ${problems.join('\n[toolprep] ')}`);
   return prepared;
 }
 
 /** Parses with a schema's own parser, once; without a schema there is nothing to take. */
-async function parseWith(
-  schema: unknown,
-  value: unknown,
-): Promise<{ ok: true; value: unknown } | { ok: false; issues: ToolIssue[] }> {
-  if (!schema) return { ok: true, value: {} };
-  const result = await (schema as StandardObject<unknown>)['~standard'].validate(value);
-  if (result.issues === undefined) return { ok: true, value: result.value };
+async function parseWith(schema: unknown, value: unknown): Promise<{ value: unknown; issues: ToolIssue[] }> {
+  if (!schema) return { value: {}, issues: [] };
+  const result = await (runtimeAdapterOf(schema) as RuntimeAdapter).validate(schema, value);
   return {
-    ok: false,
-    issues: result.issues.map((issue) => ({
+    value: (result as { value?: unknown }).value,
+    issues: (result.issues ?? []).map((issue) => ({
       path: (issue.path ?? []).map((segment) => {
         // A segment is a key, or `{ key }` (Standard Schema's path segment).
         const key = (segment as { key?: unknown }).key ?? segment;

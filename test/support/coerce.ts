@@ -4,7 +4,7 @@ import { applyPlan, type Plan } from 'toolprep/runtime';
 import { expect } from 'vitest';
 import type { $ZodType } from 'zod/v4/core';
 import { schemaAt } from '../../src/adapters/zod4/locate.js';
-import { standardAccepts } from '../../src/runtime/standard.js';
+import { accepts } from '../../src/runtime/accepts.js';
 
 export type Outcome = { value: unknown } | { refused: string };
 
@@ -28,7 +28,7 @@ export function planOf(input: $ZodType): Plan {
 export function coerceBothWays(input: $ZodType, args: unknown, plan: Plan = planOf(input)): Outcome {
   // The runner finds a deferred member at its position in the contract, as here.
   const acceptsAt = ([, ...steps]: readonly string[], value: unknown) =>
-    standardAccepts(schemaAt(input, steps), value);
+    accepts(schemaAt(input, steps), value);
   const viaPlan = outcome(() => applyPlan(plan, args, { acceptsAt }));
   const viaReference = outcome(() => coerceJsonArgs(args, input));
   expect(viaPlan).toEqual(viaReference);

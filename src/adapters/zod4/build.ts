@@ -14,6 +14,9 @@ import { defOf, zod4View } from './view.js';
  */
 export const zod4Builder: SchemaBuilder<$ZodType> = {
   view: zod4View,
+  packages: ['zod'],
+  schemaName: 'Zod',
+  objectName: 'a Zod object',
   runtime: zod4Runtime,
   schemaAt,
   objectExample: 'z.object({ ... })',

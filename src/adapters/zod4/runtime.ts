@@ -10,5 +10,6 @@ export const zod4Runtime: RuntimeAdapter = {
   owns: isZod4,
   // Params and extension keys are plain objects (the build refuses a wrapped one).
   keysOf: (schema) => Object.keys(((schema as $ZodType)._zod.def as { shape?: object }).shape ?? {}),
+  validate: (schema, value) => (schema as $ZodType)['~standard'].validate(value),
   locate: () => import('./locate.js').then((module) => module.schemaAt),
 };
