@@ -266,8 +266,20 @@ async function benchmarkViteBuild(quick) {
 export async function benchmarkSize() {
   const { build } = await import('esbuild');
   const rows = [];
-  for (const entry of ['runtime', 'mcp']) {
-    const file = entry === 'runtime' ? dist('src/runtime/index.js') : dist('src/surfaces/mcp.js');
+  // What a server loads at start; the modules the runtime imports lazily (the finder a deferred
+  // refusal needs) are measured apart, as they are loaded only by a tool whose plan has one.
+  const lazyModules = [];
+  const leaveLazy = {
+    name: 'leave-lazy',
+    setup(bundle) {
+      bundle.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind !== 'dynamic-import' || !args.path.startsWith('.')) return undefined;
+        lazyModules.push(path.resolve(args.resolveDir, args.path));
+        return { path: args.path, external: true };
+      });
+    },
+  };
+  const measure = async (file, plugins = []) => {
     const result = await build({
       entryPoints: [file],
       bundle: true,
@@ -277,9 +289,19 @@ export async function benchmarkSize() {
       packages: 'external',
       write: false,
       logLevel: 'error',
+      plugins,
     });
     const code = result.outputFiles[0].contents;
-    rows.push(`| \`toolprep/${entry}\` | ${code.length} | ${gzipSync(code).length} |`);
+    return { bytes: code.length, gzipped: gzipSync(code).length };
+  };
+  for (const entry of ['runtime', 'mcp']) {
+    const file = entry === 'runtime' ? dist('src/runtime/index.js') : dist('src/surfaces/mcp.js');
+    const { bytes, gzipped } = await measure(file, [leaveLazy]);
+    rows.push(`| \`toolprep/${entry}\`, loaded at start | ${bytes} | ${gzipped} |`);
+  }
+  for (const file of [...new Set(lazyModules)]) {
+    const { bytes, gzipped } = await measure(file, [leaveLazy]);
+    rows.push(`| ${path.relative(path.join(REPO, 'dist/src'), file)}, loaded on a first deferred refusal (bundled alone) | ${bytes} | ${gzipped} |`);
   }
   // Modules and bytes the example server loads before its first tools/list answer.
   const example = path.join(REPO, 'examples/notes-server');

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TsMorph from 'ts-morph';
-import { fileStamp } from '../shared/file-stamp.js';
+import { fileStamp, type StampOf } from '../shared/file-stamp.js';
 import type { Problem } from '../shared/problems.js';
 import { projectPath } from '../shared/project-path.js';
 
@@ -57,18 +57,19 @@ export function findContracts(
   root: string,
   files: readonly string[],
   memo: DiscoveryMemo = new Map(),
+  stampOf: StampOf = fileStamp,
 ): Discovery {
   let reader: FileReader | undefined;
   const wanted = new Set(files);
   for (const file of memo.keys()) if (!wanted.has(file)) memo.delete(file);
   for (const file of files) {
     const previous = memo.get(file);
-    const stamp = fileStamp(file);
+    const stamp = stampOf(file);
     const current =
       previous?.stamp === stamp &&
-      previous.consulted.every((barrel) => fileStamp(barrel.file) === barrel.stamp);
+      previous.consulted.every((barrel) => stampOf(barrel.file) === barrel.stamp);
     if (current) continue;
-    reader ??= createFileReader(root);
+    reader ??= createFileReader(root, stampOf);
     memo.set(file, { stamp, ...reader.discover(file) });
   }
   const found = files.map((file) => memo.get(file) as FileDiscovery);
@@ -86,7 +87,7 @@ interface FileReader {
   discover(file: string): Omit<FileDiscovery, 'stamp'>;
 }
 
-function createFileReader(root: string): FileReader {
+function createFileReader(root: string, stampOf: StampOf): FileReader {
   const { Project, Node, SyntaxKind } = loadTsMorph();
   const project = new Project({
     useInMemoryFileSystem: false,
@@ -163,7 +164,7 @@ function createFileReader(root: string): FileReader {
         refs,
         warnings,
         parsed: true,
-        consulted: [...consulted].map((barrel) => ({ file: barrel, stamp: fileStamp(barrel) })),
+        consulted: [...consulted].map((barrel) => ({ file: barrel, stamp: stampOf(barrel) })),
       });
       if (direct.size === 0 && namespaces.size === 0) return result();
 

@@ -8,8 +8,9 @@ import type { ContractRef } from '../discover/find-contracts.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { PreparedExtension } from '../prepare/extension.js';
 import { canonicalJson } from '../shared/canonical-json.js';
-import { fileStamp } from '../shared/file-stamp.js';
+import type { StampOf } from '../shared/file-stamp.js';
 import type { Problem } from '../shared/problems.js';
+import type { Project } from './project.js';
 
 /** What one contract file gave last time, and what it was built from. */
 export interface CachedFile {
@@ -41,18 +42,20 @@ export class PreparedCache {
   /** Input files hashed in this process, by size and mtime: an unchanged file is not read again. */
   private readonly hashes = new Map<string, { stamp: string; hash: string | undefined }>();
   hits = 0;
+  private readonly root: string;
+  private readonly directory: string;
+  private stampOf: StampOf;
 
-  constructor(
-    private readonly root: string,
-    private readonly directory: string,
-    config: ResolvedToolprepConfig,
-    extension: PreparedExtension,
-  ) {
-    this.environment = environmentKey(root, config, extension);
+  constructor(project: Project, extension: PreparedExtension) {
+    this.root = project.root;
+    this.directory = project.cacheDir;
+    this.stampOf = project.stampOf;
+    this.environment = environmentKey(project.root, project.config, extension);
   }
 
   /** Starts another run in the same process: what the last run kept is what this one finds. */
-  reopened(): PreparedCache {
+  reopened(stampOf: StampOf): PreparedCache {
+    this.stampOf = stampOf;
     this.previous = this.next;
     this.next = {};
     this.changed.clear();
@@ -114,7 +117,7 @@ export class PreparedCache {
 
   private hashOf(file: string): string | undefined {
     const absolute = path.resolve(this.root, file);
-    const stamp = fileStamp(absolute);
+    const stamp = this.stampOf(absolute);
     const known = this.hashes.get(absolute);
     if (known?.stamp === stamp) return known.hash;
     const value = stamp === 'missing' ? undefined : hash(readFileSync(absolute));

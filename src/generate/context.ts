@@ -3,7 +3,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { compareWithDisk, type StaleReport } from '../emit/compare.js';
 import { TEMPORARY_SUFFIX, writeChangedFiles } from '../emit/write-files.js';
-import { fileStamp } from '../shared/file-stamp.js';
 import { type Problem, ToolprepError } from '../shared/problems.js';
 import { type GenerateOptions, type Generation, generateProject } from './generate.js';
 import { type Project, resolveProject } from './project.js';
@@ -119,6 +118,6 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
 function fingerprintOf(project: Project): string {
   const files = project.configFile ? [...project.files, project.configFile] : project.files;
   return createHash('sha256')
-    .update(files.map((file) => `${file}:${fileStamp(file)}`).join('\n'))
+    .update(files.map((file) => `${file}:${project.stampOf(file)}`).join('\n'))
     .digest('hex');
 }

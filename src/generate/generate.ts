@@ -57,11 +57,11 @@ export async function generateProject(
 ): Promise<Generation> {
   const started = performance.now();
   const { root, config, files, cacheDir } = project;
-  const discovery = findContracts(root, files, state.discovery);
+  const discovery = findContracts(root, files, state.discovery, project.stampOf);
   const problems: Problem[] = [];
   const warnings: Problem[] = [...discovery.warnings];
   const extension = prepareExtension(config.extend);
-  const cache = options.cache === false ? undefined : cacheFor(state, root, cacheDir, config, extension);
+  const cache = options.cache === false ? undefined : cacheFor(state, project, extension);
   const refsByFile = new Map<string, ContractRef[]>();
   for (const ref of discovery.refs) refsByFile.set(ref.file, [...(refsByFile.get(ref.file) ?? []), ref]);
 

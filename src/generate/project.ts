@@ -2,7 +2,7 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { loadConfigFile, resolveConfigFile } from '../config/config-file.js';
 import { type ResolvedToolprepConfig, resolveOptions, type ToolprepConfig } from '../config/options.js';
-import { fileStamp } from '../shared/file-stamp.js';
+import { fileStamp, type StampOf, stampsOfOneRun } from '../shared/file-stamp.js';
 import { projectPath } from '../shared/project-path.js';
 import type { GeneratorState } from './state.js';
 
@@ -26,6 +26,8 @@ export interface Project {
   readonly config: ResolvedToolprepConfig;
   /** The source files the config includes, absolute, sorted, never toolprep's own output. */
   readonly files: readonly string[];
+  /** The stamps of the files this run reads, each taken once. */
+  readonly stampOf: StampOf;
 }
 
 /**
@@ -50,5 +52,5 @@ export async function resolveProject(options: ProjectOptions, state: GeneratorSt
   );
   const ignore = [...config.exclude, config.module, config.manifest];
   const files = (await glob(config.include, { cwd: root, ignore, absolute: true })).sort();
-  return { root, cacheDir, ...(configFile ? { configFile } : {}), config, files };
+  return { root, cacheDir, ...(configFile ? { configFile } : {}), config, files, stampOf: stampsOfOneRun() };
 }

@@ -1,4 +1,3 @@
-import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { DiscoveryMemo } from '../discover/find-contracts.js';
 import type { ManifestEntries } from '../emit/manifest.js';
 import type { ModuleTexts } from '../emit/module.js';
@@ -7,6 +6,7 @@ import type { PreparedExtension } from '../prepare/extension.js';
 import { canonicalJson } from '../shared/canonical-json.js';
 import { GenerationalMemo } from '../shared/generational-memo.js';
 import { PreparedCache } from './cache.js';
+import type { Project } from './project.js';
 
 /**
  * Everything a generator keeps between runs, in one place, owned by one generator context (a
@@ -39,15 +39,13 @@ export function createGeneratorState(): GeneratorState {
 /** The prepared-tool cache for these options: the state's own when the options are the same. */
 export function cacheFor(
   state: GeneratorState,
-  root: string,
-  directory: string,
-  config: ResolvedToolprepConfig,
+  project: Project,
   extension: PreparedExtension,
 ): PreparedCache {
-  const { extend: _extend, ...options } = config;
-  const key = canonicalJson({ directory, options, extension: extension.digest });
-  if (state.cache?.key === key) return state.cache.value.reopened();
-  const value = new PreparedCache(root, directory, config, extension);
+  const { extend: _extend, ...options } = project.config;
+  const key = canonicalJson({ directory: project.cacheDir, options, extension: extension.digest });
+  if (state.cache?.key === key) return state.cache.value.reopened(project.stampOf);
+  const value = new PreparedCache(project, extension);
   state.cache = { key, value };
   return value;
 }
