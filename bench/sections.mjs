@@ -61,7 +61,11 @@ export async function benchmarkStatelessList({ counts, quick }) {
     try {
       const tools = manifest.tools.map(({ source: _source, size: _size, ...tool }) => tool);
       const runtime = createToolRuntime(
-        { tools, load: Object.fromEntries(tools.map((tool) => [tool.name, () => undefined])) },
+        {
+          format: manifest.format,
+          prepared: tools,
+          load: Object.fromEntries(tools.map((tool) => [tool.name, () => undefined])),
+        },
         { handlers: Object.fromEntries(tools.map((tool) => [tool.name, () => 'ok'])) },
       );
       const listOnce = async (server) => {
@@ -203,7 +207,7 @@ export async function benchmarkBuild({ counts, quick }) {
       await context.run();
       const changed = path.join(dir, 'src/tools/tool-0.ts');
       const regenerations = [];
-      for (let run = 0; run < (quick ? 3 : 5); run++) {
+      for (let run = 0; run < (quick ? 3 : 15); run++) {
         writeFileSync(
           changed,
           readFileSync(changed, 'utf8').replace(
@@ -301,7 +305,9 @@ export async function benchmarkSize() {
   }
   for (const file of [...new Set(lazyModules)]) {
     const { bytes, gzipped } = await measure(file, [leaveLazy]);
-    rows.push(`| ${path.relative(path.join(REPO, 'dist/src'), file)}, loaded on a first deferred refusal (bundled alone) | ${bytes} | ${gzipped} |`);
+    rows.push(
+      `| ${path.relative(path.join(REPO, 'dist/src'), file)}, loaded on a first deferred refusal (bundled alone) | ${bytes} | ${gzipped} |`,
+    );
   }
   // Modules and bytes the example server loads before its first tools/list answer.
   const example = path.join(REPO, 'examples/notes-server');

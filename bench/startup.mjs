@@ -9,7 +9,7 @@ const SERVERS = {
   toolprep: `import { serveStdio } from 'toolprep/mcp';
 import { createToolRuntime } from 'toolprep/runtime';
 import { tools } from './src/toolprep.gen.js';
-const handlers = Object.fromEntries(tools.tools.map((tool) => [tool.name, () => 'ok']));
+const handlers = Object.fromEntries(tools.prepared.map((tool) => [tool.name, () => 'ok']));
 await serveStdio(createToolRuntime(tools, { handlers }), { name: 'bench', version: '1.0.0' });`,
   'sdk-register-tool': `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -19,15 +19,13 @@ for (const [name, contract] of Object.entries(contracts)) {
   server.registerTool(name, { description: contract.description, inputSchema: contract.input.shape }, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
 }
 await server.connect(new StdioServerTransport());`,
-  'prepare-at-startup': `import { prepareTool } from 'toolprep/build';
+  'prepare-at-startup': `import { prepareToolSet } from 'toolprep/build';
 import { serveStdio } from 'toolprep/mcp';
 import { createToolRuntime } from 'toolprep/runtime';
 import * as contracts from './src/tools/index.js';
-const entries = Object.entries(contracts);
-const tools = entries.map(([exportName, contract]) => prepareTool(contract, { exportName, warn: () => {} }));
-const load = Object.fromEntries(tools.map((tool, index) => [tool.name, () => entries[index][1]]));
-const handlers = Object.fromEntries(tools.map((tool) => [tool.name, () => 'ok']));
-await serveStdio(createToolRuntime({ tools, load }, { handlers }), { name: 'bench', version: '1.0.0' });`,
+const tools = prepareToolSet(contracts, { warn: () => {} });
+const handlers = Object.fromEntries(tools.prepared.map((tool) => [tool.name, () => 'ok']));
+await serveStdio(createToolRuntime(tools, { handlers }), { name: 'bench', version: '1.0.0' });`,
   'sdk-low-level-precomputed': `import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

@@ -83,7 +83,14 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
     return reason;
   };
   const run = async (sink: Sink, reason = takeReason()): Promise<void> => {
-    const report = describeOutcome(await context().run(), { reason, watching });
+    const outcome = await context()
+      .run()
+      .catch((error: unknown) => {
+        // A config problem is an outcome; what is thrown is a bug, worded as the CLI words it.
+        sink.error(describeError(error));
+      });
+    if (!outcome) return;
+    const report = describeOutcome(outcome, { reason, watching });
     if (watching && report.summary) sink.info(report.summary);
     for (const warning of report.warnings) sink.warn(warning);
     if (report.problems.length > 0) (watching ? sink.warn : sink.error)(report.problems.join('\n'));
@@ -142,7 +149,7 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
         server.watcher.on('all', (_event, file) => {
           if (context().isOutput(file)) return;
           const reason = `${path.relative(context().root, file)} changed`;
-          run(sink, reason).catch((error: unknown) => sink.error(describeError(error)));
+          void run(sink, reason);
         });
       },
     },

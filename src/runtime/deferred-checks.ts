@@ -8,12 +8,18 @@ import type { AcceptsAt } from './apply-plan.js';
  * position in the loaded contract, through its library's run-time adapter, and parses the value
  * itself. Loaded only by a tool whose plan has such a refusal.
  */
-export async function deferredChecks(roots: Record<string, unknown>): Promise<AcceptsAt> {
+export async function deferredChecks(roots: {
+  readonly input?: unknown;
+  readonly params?: unknown;
+  readonly extend?: unknown;
+}): Promise<AcceptsAt> {
   const finders: Record<string, PositionFinder | undefined> = {};
-  for (const [root, schema] of Object.entries(roots))
+  for (const root of ['input', 'params', 'extend'] as const) {
+    const schema = roots[root];
     finders[root] = await runtimeAdapterOf(schema)?.locate();
+  }
   return ([root = '', ...steps], value) => {
-    const member = finders[root]?.(roots[root], steps);
+    const member = finders[root]?.(roots[root as keyof typeof roots], steps);
     if (member === undefined)
       throw new Error(
         `[toolprep] no schema at ${[root, ...steps].join(' ')} in the contract: regenerate the manifest`,

@@ -106,8 +106,7 @@ export function createToolRuntime<ExtensionValues>(
         // Only a plan that defers a refusal to a member's parser needs to find members.
         if (!JSON.stringify(tool.plan).includes('"defer"')) return { contract };
         const { deferredChecks } = await import('./deferred-checks.js');
-        const roots = { input: contract.input, params: contract.params, extend: extend?.schema };
-        return { contract, acceptsAt: await deferredChecks(roots) };
+        return { contract, acceptsAt: await deferredChecks({ ...contract, extend: extend?.schema }) };
       });
       // A failed load is retried on the next call rather than cached.
       loading.catch(() => loaded.delete(tool.name));
@@ -123,8 +122,10 @@ export function createToolRuntime<ExtensionValues>(
       let handlerContext = context;
       let announced = false;
       const announce = () => {
-        if (!announced) hooks.before?.({ tool: name, args, context: handlerContext });
+        if (announced) return;
+        // Set first: a `before` that throws fails the call once, and is not called again for it.
         announced = true;
+        hooks.before?.({ tool: name, args, context: handlerContext });
       };
       const fail = (error: ToolError, cause?: unknown): CallResult => {
         announce();
