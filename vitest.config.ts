@@ -18,6 +18,7 @@ export default defineConfig({
       { find: /^toolprep\/rollup$/, replacement: fromRoot('./plugin/rollup.ts') },
       { find: /^toolprep\/vite$/, replacement: fromRoot('./plugin/vite.ts') },
       { find: /^toolprep\/runtime$/, replacement: fromRoot('./src/runtime/index.ts') },
+      { find: /^toolprep\/runtime\/zod4$/, replacement: fromRoot('./src/adapters/zod4/runtime.ts') },
       { find: /^toolprep$/, replacement: fromRoot('./src/index.ts') },
     ],
   },

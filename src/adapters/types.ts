@@ -1,5 +1,6 @@
 import type { ListCheck, Position } from '../manifest/plan.js';
 import type { JsonSchema } from '../manifest/prepared-tool.js';
+import type { PositionFinder, RuntimeAdapter } from '../manifest/tool-set.js';
 
 /**
  * What one position of a schema takes, in the terms toolprep's plan compiler, its run-time
@@ -20,31 +21,7 @@ export type SchemaNode<Schema> =
   /** Takes no string and no structure (numbers, booleans, null, dates, …). */
   | { readonly kind: 'scalar' };
 
-/**
- * A schema library at run time, as small as it can be: what the runner needs of a loaded contract.
- * Reads the library's objects; imports nothing of it.
- */
-export interface RuntimeAdapter {
-  /** True for a schema of this library. */
-  owns(value: unknown): boolean;
-  /** The keys an object schema declares (params and extension keys: never a wrapped object). */
-  keysOf(schema: unknown): string[];
-  /** Runs the schema's own parser: `~standard.validate` for a Standard Schema library. */
-  validate(schema: unknown, value: unknown): StandardResult | Promise<StandardResult>;
-  /** Loads the position finder: only a tool whose plan defers a refusal needs it. */
-  locate(): Promise<PositionFinder>;
-}
-
-/** What a parser gives, the Standard Schema way. */
-export type StandardResult =
-  | { readonly value: unknown; readonly issues?: undefined }
-  | { readonly issues: readonly { readonly message: string; readonly path?: readonly unknown[] }[] };
-
-/**
- * The schema at a position's steps under a root schema (see `Position`), or undefined. The plan
- * compiler finds every position it records with the same function a server will load.
- */
-export type PositionFinder = (root: unknown, steps: Position) => unknown;
+export type { PositionFinder, RuntimeAdapter, StandardResult } from '../manifest/tool-set.js';
 
 /**
  * A schema library read structurally: what the plan compiler and the run-time reference

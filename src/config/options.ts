@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { viewOf } from '../adapters/views.js';
+import { libraryOf } from '../adapters/libraries.js';
 import type { ContractSchema } from '../contract/schema-types.js';
 import { type Problem, ToolprepError } from '../shared/problems.js';
 
@@ -9,12 +9,12 @@ import { type Problem, ToolprepError } from '../shared/problems.js';
  * declared with, since the runtime splits them from the arguments by its keys.
  */
 function isObjectSchema(value: unknown): boolean {
-  const view = viewOf(value);
+  const view = libraryOf(value)?.view;
   return view !== undefined && view.resolve(value) === value && view.node(value).kind === 'object';
 }
 
 function describeValue(value: unknown): string {
-  const view = viewOf(value);
+  const view = libraryOf(value)?.view;
   if (view) return `a ${view.library} ${view.typeName(value)} schema`;
   return value === null ? 'null' : typeof value;
 }

@@ -16,6 +16,7 @@ const TOOL_KEY_ORDER = [
   'name',
   'description',
   'source',
+  'libraries',
   'annotations',
   'meta',
   'inputSchema',

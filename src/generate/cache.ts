@@ -5,6 +5,7 @@ import path from 'node:path';
 import { BUILDER_PACKAGES } from '../adapters/builders.js';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { ContractRef } from '../discover/find-contracts.js';
+import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { PreparedExtension } from '../prepare/extension.js';
 import { canonicalJson } from '../shared/canonical-json.js';
@@ -135,12 +136,24 @@ function environmentKey(root: string, config: ResolvedToolprepConfig, extension:
     versionOf(`${name}/package.json`, path.join(root, 'package.json')),
   ]);
   return canonicalJson({
-    toolprep: versionOf('toolprep/package.json', import.meta.url),
+    toolprep: [versionOf('toolprep/package.json', import.meta.url), MANIFEST_FORMAT, BUILD_IDENTITY],
     libraries,
     options,
     extension: extension.digest,
   });
 }
+
+/**
+ * The hash of the sources this build of toolprep was compiled from (`dist/.sources-hash`, written
+ * by the build and shipped with it): a cache made by other code of the same version is a miss.
+ */
+const BUILD_IDENTITY = (() => {
+  try {
+    return readFileSync(new URL('../../.sources-hash', import.meta.url), 'utf8').trim();
+  } catch {
+    return 'unknown';
+  }
+})();
 
 function versionOf(specifier: string, from: string): string {
   try {

@@ -127,7 +127,12 @@ export async function generateProject(
   const { manifest, text: manifestText } = emitManifest(found, extension.keys, state.manifestEntries);
   const moduleText = emitModule(
     found,
-    { modulePath: config.module, importExtension: config.importExtension, extensionKeys: extension.keys },
+    {
+      modulePath: config.module,
+      importExtension: config.importExtension,
+      extensionKeys: extension.keys,
+      extensionLibrary: extension.library?.name,
+    },
     state.moduleTexts,
   );
   endGeneration(state);

@@ -16,6 +16,8 @@ export interface PresentationDocuments {
 export interface PreparedTool {
   readonly name: string;
   readonly description: string;
+  /** The schema libraries its contract is written with, by run-time adapter: `["zod4"]`. */
+  readonly libraries: readonly string[];
   readonly inputSchema: PresentationDocuments;
   readonly outputSchema?: JsonSchema;
   readonly annotations?: ToolAnnotations;

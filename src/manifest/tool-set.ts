@@ -1,9 +1,11 @@
+import type { Position } from './plan.js';
 import type { PreparedTool } from './prepared-tool.js';
 
 /**
  * What the generated module exports as `tools`, and what `createToolRuntime` takes: the prepared
- * tools with the format they were written in, the extension keys they were prepared with, and a
- * loader per tool that imports its contract on the first call.
+ * tools with the format they were written in, the extension keys they were prepared with, a loader
+ * per tool that imports its contract on the first call, and the run-time adapters of the schema
+ * libraries the contracts use (the module imports only those).
  */
 export interface PreparedToolSet {
   /** The manifest format the tools were prepared in: `MANIFEST_FORMAT`. */
@@ -13,4 +15,35 @@ export interface PreparedToolSet {
   readonly prepared: readonly PreparedTool[];
   /** Loads a tool's contract, on its first call only. */
   readonly load: { readonly [name: string]: () => unknown };
+  /** One per schema library the contracts and the extension keys use: `zod4` from `toolprep/runtime/zod4`. */
+  readonly adapters: readonly RuntimeAdapter[];
 }
+
+/**
+ * A schema library at run time, as small as it can be: what the runner needs of a loaded contract.
+ * Reads the library's objects; imports nothing of it. `toolprep/runtime/<name>` exports it as
+ * `<name>`.
+ */
+export interface RuntimeAdapter {
+  /** The library's id, as each prepared tool's `libraries` names it: `zod4`. */
+  readonly name: string;
+  /** True for a schema of this library. */
+  owns(value: unknown): boolean;
+  /** The keys an object schema declares (params and extension keys: never a wrapped object). */
+  keysOf(schema: unknown): string[];
+  /** Runs the schema's own parser: `~standard.validate` for a Standard Schema library. */
+  validate(schema: unknown, value: unknown): StandardResult | Promise<StandardResult>;
+  /** Loads the position finder: only a tool whose plan defers a refusal needs it. */
+  locate(): Promise<PositionFinder>;
+}
+
+/** What a parser gives, the Standard Schema way. */
+export type StandardResult =
+  | { readonly value: unknown; readonly issues?: undefined }
+  | { readonly issues: readonly { readonly message: string; readonly path?: readonly unknown[] }[] };
+
+/**
+ * The schema at a position's steps under a root schema (see `Position`), or undefined. The plan
+ * compiler finds every position it records with the same function a server will load.
+ */
+export type PositionFinder = (root: unknown, steps: Position) => unknown;

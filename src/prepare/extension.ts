@@ -1,5 +1,6 @@
 import { builderOf } from '../adapters/builders.js';
 import type { ResolvedToolprepConfig } from '../config/options.js';
+import type { RuntimeAdapter } from '../manifest/tool-set.js';
 import { digestOf } from '../shared/canonical-json.js';
 import { presentSchema } from './present.js';
 
@@ -9,6 +10,8 @@ export interface PreparedExtension {
   readonly keys: readonly string[];
   /** Digest of what the extension shows and whether it is advertised: equal for equal schemas. */
   readonly digest: string;
+  /** The run-time adapter of its schema's library: a server needs it to parse the keys. */
+  readonly library?: RuntimeAdapter;
 }
 
 export function prepareExtension(extend: ResolvedToolprepConfig['extend']): PreparedExtension {
@@ -21,5 +24,6 @@ export function prepareExtension(extend: ResolvedToolprepConfig['extend']): Prep
   return {
     keys: builder.runtime.keysOf(extend.schema).sort(),
     digest: digestOf({ advertise: extend.advertise, document }),
+    library: builder.runtime,
   };
 }

@@ -1,3 +1,4 @@
+import { builderOf } from '../adapters/builders.js';
 import { parseOptions, prepareOptionsSchema } from '../config/options.js';
 import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
@@ -20,10 +21,18 @@ export function prepareToolSet(
     contract,
     tool: prepareTool(contract, { ...options, exportName }),
   }));
+  const extension = prepareExtension(extend);
+  // The run-time adapters of every library the contracts and the extension keys are written with.
+  const schemas = [
+    ...Object.values(contracts).flatMap((contract) => [contract.input, contract.params, contract.output]),
+    extend?.schema,
+  ];
+  const adapters = new Set(schemas.flatMap((schema) => builderOf(schema)?.runtime ?? []));
   return {
     format: MANIFEST_FORMAT,
-    extensionKeys: prepareExtension(extend).keys,
+    extensionKeys: extension.keys,
     prepared: prepared.map(({ tool }) => tool),
     load: Object.fromEntries(prepared.map(({ tool, contract }) => [tool.name, () => contract])),
+    adapters: [...adapters],
   };
 }

@@ -122,9 +122,13 @@ export function prepareTool(
   if (extend) roots.push({ key: 'extend', ...extend });
   if (params) roots.push({ key: 'params', ...params });
   if (input) roots.push({ key: 'input', ...input });
+  const libraries = [input, params, output].flatMap((schema) =>
+    schema ? [schema.builder.runtime.name] : [],
+  );
   const prepared: Omit<PreparedTool, 'digest'> = {
     name: tool,
     description: identity.description,
+    libraries: [...new Set(libraries)].sort(),
     inputSchema,
     ...optional('outputSchema', output && presentOutput(tool, output, warn)),
     ...optional('annotations', contractFields.annotations),

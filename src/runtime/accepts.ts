@@ -1,10 +1,10 @@
-import { runtimeAdapterOf } from '../adapters/runtime-adapters.js';
+import type { RuntimeAdapter } from '../manifest/tool-set.js';
 
 /**
  * Whether a schema's own parser takes the value, through its library's run-time adapter. Decided
  * synchronously: an async parser cannot say, and the string then stays a plain value.
  */
-export function accepts(schema: unknown, value: unknown): boolean {
-  const result = runtimeAdapterOf(schema)?.validate(schema, value);
-  return result !== undefined && !(result instanceof Promise) && result.issues === undefined;
+export function accepts(adapter: RuntimeAdapter, schema: unknown, value: unknown): boolean {
+  const result = adapter.validate(schema, value);
+  return !(result instanceof Promise) && result.issues === undefined;
 }

@@ -1,3 +1,4 @@
+import { libraryOf, type SchemaLibrary } from '../adapters/libraries.js';
 import {
   acceptsRawString,
   listMembers,
@@ -6,7 +7,6 @@ import {
   unionMembers,
 } from '../adapters/structure.js';
 import type { SchemaView } from '../adapters/types.js';
-import { viewOf } from '../adapters/views.js';
 import { accepts } from './accepts.js';
 import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
 
@@ -17,8 +17,7 @@ export interface CoerceOptions {
 
 type Path = readonly (string | number)[];
 
-interface Walk {
-  readonly view: SchemaView;
+interface Walk extends SchemaLibrary {
   readonly maxDepth: number;
 }
 
@@ -29,9 +28,9 @@ interface Walk {
  * nesting deeper than `maxDepth`.
  */
 export function coerceJsonArgs(args: unknown, schema: unknown, options: CoerceOptions = {}): unknown {
-  const view = viewOf(schema);
-  if (!view) throw new TypeError('[toolprep] coerceJsonArgs: the schema is of no library toolprep reads');
-  return walk(schema, args, [], { view, maxDepth: options.maxDepth ?? 64 });
+  const library = libraryOf(schema);
+  if (!library) throw new TypeError('[toolprep] coerceJsonArgs: the schema is of no library toolprep reads');
+  return walk(schema, args, [], { ...library, maxDepth: options.maxDepth ?? 64 });
 }
 
 function walk(schema: unknown, value: unknown, path: Path, context: Walk): unknown {
@@ -84,7 +83,7 @@ function walkUnion(union: unknown, value: unknown, path: Path, context: Walk): u
   const { view } = context;
   const members = unionMembers(view, union);
   if (acceptsRawString(view, union)) {
-    if (typeof value === 'string') refuseListAsText(view, members, value, path, context.maxDepth);
+    if (typeof value === 'string') refuseListAsText(context, members, value, path);
   } else {
     value = parseText(value, structureKinds(view, union), path, context.maxDepth);
   }
@@ -104,17 +103,16 @@ function walkUnion(union: unknown, value: unknown, path: Path, context: Walk): u
 
 /** A string that parses as an array some array member of the union accepts is refused. */
 function refuseListAsText(
-  view: SchemaView,
+  { view, runtime, maxDepth }: Walk,
   members: readonly { schema: unknown }[],
   text: string,
   path: Path,
-  maxDepth: number,
 ): void {
   const lists = listMembers(view, members);
   if (lists.length === 0 || !/^\s*\[/.test(text)) return;
   const parsed = parseJsonText(text, path, maxDepth);
   if (!Array.isArray(parsed)) return;
-  if (lists.some((member) => accepts(member.schema, parsed))) throw listAsText(path);
+  if (lists.some((member) => accepts(runtime, member.schema, parsed))) throw listAsText(path);
 }
 
 function mapArray(

@@ -1,10 +1,8 @@
-import { runtimeAdapterOf } from '../adapters/runtime-adapters.js';
-import type { RuntimeAdapter } from '../adapters/types.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import type { PreparedToolSet } from '../manifest/tool-set.js';
+import type { PreparedToolSet, RuntimeAdapter } from '../manifest/tool-set.js';
 import { type AcceptsAt, applyPlan } from './apply-plan.js';
 import { CoercionRefusal, formatPath, setOwn } from './json-text.js';
 
@@ -91,7 +89,11 @@ export function createToolRuntime<ExtensionValues>(
     );
   const tools = Object.freeze(toolSet.prepared.slice());
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const extensionKeys = checkCoverage(new Set(byName.keys()), toolSet, options);
+  // The schema libraries the contracts use, as the generated module hands them over.
+  const adapterOf = (schema: unknown) => toolSet.adapters.find((adapter) => adapter.owns(schema));
+  const keysOf = (schema: unknown): string[] => adapterOf(schema)?.keysOf(schema) ?? [];
+  const parseWith = (schema: unknown, value: unknown) => parse(adapterOf(schema), schema, value);
+  const extensionKeys = checkCoverage(new Set(byName.keys()), toolSet, options, keysOf);
   const { hooks = {}, extend, maxDepth = 64 } = options;
   const loaded = new Map<string, Promise<LoadedTool>>();
   /** A tool's contract, and the finder its deferred refusals need, on its first call only. */
@@ -106,7 +108,10 @@ export function createToolRuntime<ExtensionValues>(
         // Only a plan that defers a refusal to a member's parser needs to find members.
         if (!JSON.stringify(tool.plan).includes('"defer"')) return { contract };
         const { deferredChecks } = await import('./deferred-checks.js');
-        return { contract, acceptsAt: await deferredChecks({ ...contract, extend: extend?.schema }) };
+        return {
+          contract,
+          acceptsAt: await deferredChecks({ ...contract, extend: extend?.schema }, adapterOf),
+        };
       });
       // A failed load is retried on the next call rather than cached.
       loading.catch(() => loaded.delete(tool.name));
@@ -164,7 +169,7 @@ export function createToolRuntime<ExtensionValues>(
             : parsed.value;
         }
         announce();
-        const { picked: paramsValues, rest: inputValues } = split(rest, schemaKeys(contract.params));
+        const { picked: paramsValues, rest: inputValues } = split(rest, keysOf(contract.params));
         const parsedParams = await parseWith(contract.params, paramsValues);
         const parsedInput = await parseWith(contract.input, inputValues);
         const issues = [...parsedParams.issues, ...parsedInput.issues];
@@ -200,11 +205,6 @@ export function createToolRuntime<ExtensionValues>(
   };
 }
 
-/** The keys an object schema declares, through its library's run-time adapter. */
-function schemaKeys(schema: unknown): string[] {
-  return runtimeAdapterOf(schema)?.keysOf(schema) ?? [];
-}
-
 interface LoadedTool {
   readonly contract: ToolContract;
   readonly acceptsAt?: AcceptsAt;
@@ -215,6 +215,7 @@ function checkCoverage(
   names: ReadonlySet<string>,
   toolSet: PreparedToolSet,
   { handlers, extend }: Pick<ToolRuntimeOptions, 'handlers' | 'extend'>,
+  keysOf: (schema: unknown) => string[],
 ): string[] {
   const problems: string[] = [];
   for (const name of names) {
@@ -227,7 +228,7 @@ function checkCoverage(
         `a handler for "${name}", which is not a prepared tool: regenerate the manifest, or remove the handler`,
       );
   const prepared = [...(toolSet.extensionKeys ?? [])].sort();
-  const given = schemaKeys(extend?.schema).sort();
+  const given = keysOf(extend?.schema).sort();
   // An extend whose schema gives no keys (none, or of no library toolprep reads) agrees with nothing.
   if (`${prepared}` !== `${given}` || (extend && given.length === 0))
     problems.push(`extension keys [${prepared}] prepared, [${given}] given: pass the config's extend schema`);
@@ -236,9 +237,13 @@ function checkCoverage(
 }
 
 /** Parses with a schema's own parser, once; without a schema there is nothing to take. */
-async function parseWith(schema: unknown, value: unknown): Promise<{ value: unknown; issues: ToolIssue[] }> {
+async function parse(
+  adapter: RuntimeAdapter | undefined,
+  schema: unknown,
+  value: unknown,
+): Promise<{ value: unknown; issues: ToolIssue[] }> {
   if (!schema) return { value: {}, issues: [] };
-  const result = await (runtimeAdapterOf(schema) as RuntimeAdapter).validate(schema, value);
+  const result = await (adapter as RuntimeAdapter).validate(schema, value);
   return {
     value: (result as { value?: unknown }).value,
     issues: (result.issues ?? []).map((issue) => ({

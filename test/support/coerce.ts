@@ -3,7 +3,7 @@ import { prepareTool } from 'toolprep/build';
 import { applyPlan, type Plan } from 'toolprep/runtime';
 import { expect } from 'vitest';
 import type { $ZodType } from 'zod/v4/core';
-import { schemaAt } from '../../src/adapters/zod4/locate.js';
+import { builderOf } from '../../src/adapters/builders.js';
 import { accepts } from '../../src/runtime/accepts.js';
 
 export type Outcome = { value: unknown } | { refused: string };
@@ -27,8 +27,10 @@ export function planOf(input: $ZodType): Plan {
 /** Runs the compiled plan and the reference on the same arguments; they must agree. */
 export function coerceBothWays(input: $ZodType, args: unknown, plan: Plan = planOf(input)): Outcome {
   // The runner finds a deferred member at its position in the contract, as here.
+  const builder = builderOf(input);
+  if (!builder) throw new Error('a schema of no library toolprep reads');
   const acceptsAt = ([, ...steps]: readonly string[], value: unknown) =>
-    accepts(schemaAt(input, steps), value);
+    accepts(builder.runtime, builder.schemaAt(input, steps), value);
   const viaPlan = outcome(() => applyPlan(plan, args, { acceptsAt }));
   const viaReference = outcome(() => coerceJsonArgs(args, input));
   expect(viaPlan).toEqual(viaReference);

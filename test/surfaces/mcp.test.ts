@@ -205,7 +205,6 @@ describe('the built example server', () => {
           'dist/src/runtime/value-check.js',
           'dist/src/runtime/runner.js',
           'dist/src/manifest/manifest.js',
-          'dist/src/adapters/runtime-adapters.js',
           'dist/src/adapters/zod4/runtime.js',
           'dist/src/contract/define-tool.js',
           'dist/src/contract/types.js',

@@ -4,7 +4,7 @@ import type { JsonSchema } from '../../manifest/prepared-tool.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
 import { zod4ListCheck } from './list-checks.js';
 import { schemaAt } from './locate.js';
-import { zod4Runtime } from './runtime.js';
+import { zod4 } from './runtime.js';
 import { defOf, zod4View } from './view.js';
 
 /**
@@ -17,7 +17,7 @@ export const zod4Builder: SchemaBuilder<$ZodType> = {
   packages: ['zod'],
   schemaName: 'Zod',
   objectName: 'a Zod object',
-  runtime: zod4Runtime,
+  runtime: zod4,
   schemaAt,
   objectExample: 'z.object({ ... })',
   convert(schema, { dialect, io }) {

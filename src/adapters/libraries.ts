@@ -1,0 +1,21 @@
+import type { RuntimeAdapter, SchemaView } from './types.js';
+import { zod4 } from './zod4/runtime.js';
+import { zod4View } from './zod4/view.js';
+
+/** A schema library as read outside the build: its structural view, and its run-time adapter. */
+export interface SchemaLibrary {
+  readonly view: SchemaView;
+  readonly runtime: RuntimeAdapter;
+}
+
+/**
+ * The schema libraries toolprep reads. A new library is a folder beside `zod4/`, one line here and
+ * one in builders.ts. (A server does not load this list: its generated module imports the run-time
+ * adapters of the libraries its contracts use.)
+ */
+const LIBRARIES: readonly SchemaLibrary[] = [{ view: zod4View as SchemaView, runtime: zod4 }];
+
+/** The library a schema belongs to, or undefined when toolprep cannot read it. */
+export function libraryOf(schema: unknown): SchemaLibrary | undefined {
+  return LIBRARIES.find((library) => library.view.owns(schema));
+}
