@@ -1,5 +1,5 @@
 import type { $ZodType } from 'zod/v4/core';
-import { toJSONSchema } from 'zod/v4/core';
+import { globalRegistry, toJSONSchema } from 'zod/v4/core';
 import type { JsonSchema } from '../../manifest/prepared-tool.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
 import { zod4ListCheck } from './list-checks.js';
@@ -8,9 +8,23 @@ import { zod4 } from './runtime.js';
 import { defOf, zod4View } from './view.js';
 
 /**
- * Zod 4 at build time: Zod's own JSON Schema converter, with `.catch()` fields left optional on the
- * input side, and every node JSON Schema cannot show collected (shown as `{}`) so that all of them
- * are reported at once. See docs/decisions/0002-presentation-beyond-zod-converter.md.
+ * A schema's metadata (`.describe()`, `.meta()`), whichever copy of Zod 4 made it: the registry
+ * every copy since 4.1 shares, else the schema's own copy's (a classic schema answers `.meta()`:
+ * zod 3.25's `zod/v4` keeps its own registry).
+ */
+const metadata = {
+  get(schema: $ZodType): Record<string, unknown> | undefined {
+    const own = (schema as { meta?: () => Record<string, unknown> | undefined }).meta;
+    return globalRegistry.get(schema) ?? (typeof own === 'function' ? own.call(schema) : undefined);
+  },
+} as unknown as typeof globalRegistry;
+
+/**
+ * Zod 4 at build time: one JSON Schema converter (Zod's own, from toolprep's copy) for schemas from
+ * every entry point and copy of Zod 4, so the same schema gives the same bytes whichever made it;
+ * `.catch()` fields left optional on the input side, and every node JSON Schema cannot show
+ * collected (shown as `{}`) so that all of them are reported at once. See
+ * docs/decisions/0002-presentation-beyond-zod-converter.md.
  */
 export const zod4Builder: SchemaBuilder<$ZodType> = {
   view: zod4View,
@@ -25,11 +39,13 @@ export const zod4Builder: SchemaBuilder<$ZodType> = {
     const document = toJSONSchema(schema, {
       target: dialect,
       io,
+      metadata,
       unrepresentable: ({ zodSchema, path, message }) => {
         unrepresentable.push({ field: fieldPath(path), message, hint: hintFor(zodSchema._zod.def.type) });
         return 'any';
       },
       override: ({ zodSchema, jsonSchema }) => {
+        exclusiveDiscriminatedUnion(zodSchema, jsonSchema);
         if (io === 'input') releaseCaughtFields(zodSchema, jsonSchema);
       },
     }) as JsonSchema;
@@ -73,6 +89,17 @@ const HINTS: Record<string, string> = {
 function hintFor(type: string): string {
   const specific = HINTS[type] ?? 'use a schema JSON can carry';
   return `${specific}, or set unrepresentable: 'degrade' to show it as {}`;
+}
+
+/**
+ * A discriminated union takes exactly one variant: `oneOf`, as Zod's converter writes it for a union
+ * marked exclusive. Copies before 4.1.13 (zod 3.25's `zod/v4` among them) do not mark it.
+ */
+function exclusiveDiscriminatedUnion(zodSchema: $ZodType, jsonSchema: Record<string, unknown>): void {
+  const def = defOf(zodSchema);
+  if (def.type !== 'union' || def.discriminator === undefined || !Array.isArray(jsonSchema.anyOf)) return;
+  jsonSchema.oneOf = jsonSchema.anyOf;
+  delete jsonSchema.anyOf;
 }
 
 /** A field with `.catch()` accepts anything, a missing value included, so a caller need not send it. */
