@@ -19,6 +19,8 @@ export default defineConfig({
       { find: /^toolprep\/vite$/, replacement: fromRoot('./plugin/vite.ts') },
       { find: /^toolprep\/runtime$/, replacement: fromRoot('./src/runtime/index.ts') },
       { find: /^toolprep\/runtime\/zod4$/, replacement: fromRoot('./src/adapters/zod4/runtime.ts') },
+      { find: /^toolprep\/runtime\/zod3$/, replacement: fromRoot('./src/adapters/zod3/runtime.ts') },
+      { find: /^toolprep\/runtime\/standard$/, replacement: fromRoot('./src/adapters/standard/runtime.ts') },
       { find: /^toolprep$/, replacement: fromRoot('./src/index.ts') },
     ],
   },

@@ -1,22 +1,28 @@
+import { standardBuilder } from './standard/build.js';
 import type { SchemaBuilder } from './types.js';
+import { zod3Builder } from './zod3/build.js';
 import { zod4Builder } from './zod4/build.js';
 
 /**
  * The schema libraries toolprep prepares at build time, one builder each. A new library is a folder
- * beside `zod4/` and one line here (and one in views.ts).
+ * beside `zod4/` and one line here (and one in libraries.ts, and an export in package.json).
  */
-const BUILDERS: readonly SchemaBuilder[] = [zod4Builder as SchemaBuilder];
+const BUILDERS: readonly SchemaBuilder[] = [
+  zod4Builder as SchemaBuilder,
+  zod3Builder as SchemaBuilder,
+  // Last: any Standard JSON Schema library, Zod aside.
+  standardBuilder,
+];
 
 /** The builder of the library a schema belongs to, or undefined when toolprep cannot read it. */
 export function builderOf(schema: unknown): SchemaBuilder | undefined {
   return BUILDERS.find((builder) => builder.view.owns(schema));
 }
 
-/** The libraries toolprep reads, for messages: `zod 4`. */
-export const SUPPORTED_LIBRARIES = BUILDERS.map((builder) => builder.view.library).join(', ');
-
-/** What a schema toolprep reads is called in messages: `Zod`, or `Zod or Valibot`. */
-export const SCHEMA_NAMES = [...new Set(BUILDERS.map((builder) => builder.schemaName))].join(' or ');
+/** The libraries toolprep reads, for messages: `zod 4, zod 3 or a Standard JSON Schema library`. */
+export const SUPPORTED_LIBRARIES = BUILDERS.map((builder) => builder.view.library)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 /** The npm packages whose versions change what the builders make. */
 export const BUILDER_PACKAGES = [...new Set(BUILDERS.flatMap((builder) => builder.packages))].sort();

@@ -1,4 +1,8 @@
+import { standardView } from './standard/json-view.js';
+import { standard } from './standard/runtime.js';
 import type { RuntimeAdapter, SchemaView } from './types.js';
+import { zod3 } from './zod3/runtime.js';
+import { zod3View } from './zod3/view.js';
 import { zod4 } from './zod4/runtime.js';
 import { zod4View } from './zod4/view.js';
 
@@ -13,7 +17,12 @@ export interface SchemaLibrary {
  * one in builders.ts. (A server does not load this list: its generated module imports the run-time
  * adapters of the libraries its contracts use.)
  */
-const LIBRARIES: readonly SchemaLibrary[] = [{ view: zod4View as SchemaView, runtime: zod4 }];
+const LIBRARIES: readonly SchemaLibrary[] = [
+  { view: zod4View as SchemaView, runtime: zod4 },
+  { view: zod3View as SchemaView, runtime: zod3 },
+  // Last: any Standard JSON Schema library, Zod aside.
+  { view: standardView, runtime: standard },
+];
 
 /** The library a schema belongs to, or undefined when toolprep cannot read it. */
 export function libraryOf(schema: unknown): SchemaLibrary | undefined {

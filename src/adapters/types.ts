@@ -65,8 +65,6 @@ export interface SchemaBuilder<Schema = unknown> {
   readonly view: SchemaView<Schema>;
   /** The npm packages whose version changes what this builder makes: cached tools key on them. */
   readonly packages: readonly string[];
-  /** What the library's schemas are called in messages: `Zod`. */
-  readonly schemaName: string;
   /** Its object schema, in messages: `a Zod object`. */
   readonly objectName: string;
   readonly runtime: RuntimeAdapter;

@@ -20,6 +20,7 @@ const TOOL_KEY_ORDER = [
   'annotations',
   'meta',
   'inputSchema',
+  'params',
   'outputSchema',
   'plan',
   'size',

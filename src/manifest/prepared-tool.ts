@@ -19,6 +19,8 @@ export interface PreparedTool {
   /** The schema libraries its contract is written with, by run-time adapter: `["zod4"]`. */
   readonly libraries: readonly string[];
   readonly inputSchema: PresentationDocuments;
+  /** The argument keys its params schema takes (split from the input's before each parses). */
+  readonly params?: readonly string[];
   readonly outputSchema?: JsonSchema;
   readonly annotations?: ToolAnnotations;
   readonly meta?: { readonly [key: string]: unknown };

@@ -1,4 +1,4 @@
-import { builderOf, SCHEMA_NAMES, SUPPORTED_LIBRARIES } from '../adapters/builders.js';
+import { builderOf, SUPPORTED_LIBRARIES } from '../adapters/builders.js';
 import type { SchemaBuilder } from '../adapters/types.js';
 import { isToolContract } from '../contract/define-tool.js';
 import { checkToolName, deriveToolName, type NameRule } from '../contract/names.js';
@@ -77,8 +77,8 @@ export function checkContract(
         code: 'not-a-schema',
         tool: name,
         field,
-        message: `is not a ${SCHEMA_NAMES} schema`,
-        hint: `toolprep reads ${SUPPORTED_LIBRARIES}`,
+        message: 'is not a schema toolprep reads',
+        hint: `write it with ${SUPPORTED_LIBRARIES}; see docs/guide/schema-libraries.md`,
       });
   }
   const params = schemas.params;

@@ -1,5 +1,10 @@
 import type { Dialect } from '../adapters/types.js';
 import type { JsonSchema } from '../manifest/prepared-tool.js';
+import {
+  SINGLE_SUBSCHEMA_KEYS,
+  SUBSCHEMA_LIST_KEYS,
+  SUBSCHEMA_MAP_KEYS,
+} from '../shared/json-schema-keywords.js';
 
 export type { Dialect };
 
@@ -11,20 +16,6 @@ export const DEFS_KEY: Record<Dialect, '$defs' | 'definitions'> = {
 /** JSON kinds in the order a merged `type` lists them. */
 const KIND_ORDER = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
 export type JsonKind = (typeof KIND_ORDER)[number];
-
-const SINGLE_SUBSCHEMA_KEYS = [
-  'items',
-  'additionalItems',
-  'additionalProperties',
-  'propertyNames',
-  'contains',
-  'not',
-  'if',
-  'then',
-  'else',
-];
-const SUBSCHEMA_LIST_KEYS = ['prefixItems', 'items', 'anyOf', 'oneOf', 'allOf'];
-const SUBSCHEMA_MAP_KEYS = ['properties', 'patternProperties', '$defs', 'definitions'];
 
 export function isSchemaObject(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

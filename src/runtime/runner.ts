@@ -169,7 +169,7 @@ export function createToolRuntime<ExtensionValues>(
             : parsed.value;
         }
         announce();
-        const { picked: paramsValues, rest: inputValues } = split(rest, keysOf(contract.params));
+        const { picked: paramsValues, rest: inputValues } = split(rest, tool.params ?? []);
         const parsedParams = await parseWith(contract.params, paramsValues);
         const parsedInput = await parseWith(contract.input, inputValues);
         const issues = [...parsedParams.issues, ...parsedInput.issues];

@@ -45,7 +45,7 @@ describe('contract checks', () => {
     [
       'input that is not Zod',
       defineTool({ name: 't', description: 'd', input: { q: 'string' } as never }),
-      /tool "t", input: is not a Zod schema/,
+      /tool "t", input: is not a schema toolprep reads \(write it with zod 4, zod 3 or a Standard JSON Schema library/,
     ],
     [
       'params that are not an object',

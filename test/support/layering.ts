@@ -10,7 +10,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   shared: [],
   contract: [],
   manifest: ['contract'],
-  adapters: ['manifest'],
+  adapters: ['manifest', 'shared'],
   discover: ['shared'],
   load: ['shared'],
   config: ['shared', 'load', 'adapters', 'contract'],

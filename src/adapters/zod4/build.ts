@@ -1,6 +1,7 @@
 import type { $ZodType } from 'zod/v4/core';
 import { globalRegistry, toJSONSchema } from 'zod/v4/core';
 import type { JsonSchema } from '../../manifest/prepared-tool.js';
+import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
 import { zod4ListCheck } from './list-checks.js';
 import { schemaAt } from './locate.js';
@@ -29,7 +30,6 @@ const metadata = {
 export const zod4Builder: SchemaBuilder<$ZodType> = {
   view: zod4View,
   packages: ['zod'],
-  schemaName: 'Zod',
   objectName: 'a Zod object',
   runtime: zod4,
   schemaAt,
@@ -53,29 +53,6 @@ export const zod4Builder: SchemaBuilder<$ZodType> = {
   },
   listCheck: zod4ListCheck,
 };
-
-/** `["properties","files","items","properties","modified"]` → `files[].modified`. */
-function fieldPath(path: readonly (string | number)[]): string {
-  let field = '';
-  for (let index = 0; index < path.length; index++) {
-    const segment = path[index];
-    const next = path[index + 1];
-    if (segment === 'properties' || segment === '$defs' || segment === 'definitions') {
-      field += field ? `.${String(next)}` : String(next);
-      index++;
-    } else if (segment === 'items' && typeof next !== 'number') {
-      field += '[]';
-    } else if ((segment === 'prefixItems' || segment === 'items') && typeof next === 'number') {
-      field += `[${next}]`;
-      index++;
-    } else if (segment === 'additionalProperties') {
-      field += '.*';
-    } else if (segment === 'anyOf' || segment === 'oneOf' || segment === 'allOf') {
-      index++;
-    }
-  }
-  return field || '(root)';
-}
 
 const HINTS: Record<string, string> = {
   date: 'take an ISO string with z.iso.datetime() and convert it in the handler',

@@ -1,5 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
 import type { Position } from '../../manifest/plan.js';
+import { followSteps, type StepTargets } from '../steps.js';
 import type { Zod4Def } from './view.js';
 
 /**
@@ -10,34 +11,25 @@ import type { Zod4Def } from './view.js';
  * wrappers finds the same place, with less code. Loaded by a server only for a deferred refusal.
  */
 export function schemaAt(root: unknown, steps: Position): unknown {
-  let schema = root as $ZodType | undefined;
-  for (const step of steps) {
-    if (!schema) return undefined;
-    const def = defOf(unwrap(schema));
-    const mark = step[0];
-    const rest = step.slice(1);
-    schema =
-      step === '[]'
-        ? (def.element ?? def.rest ?? undefined)
-        : step === '{}'
-          ? (def.valueType ?? def.catchall)
-          : mark === '.'
-            ? def.shape && Object.hasOwn(def.shape, rest)
-              ? def.shape[rest]
-              : undefined
-            : mark === '['
-              ? def.items?.[Number(rest.slice(0, -1))]
-              : mark === '|'
-                ? def.options?.[Number(rest)]
-                : mark === '&'
-                  ? [def.left, def.right][Number(rest)]
-                  : def.options?.find((option) =>
-                      (option._zod as { propValues?: Record<string, Set<unknown>> }).propValues?.[
-                        def.discriminator as string
-                      ]?.has(JSON.parse(rest)),
-                    );
-  }
-  return schema;
+  return followSteps(root as $ZodType, steps, targetsOf);
+}
+
+function targetsOf(schema: $ZodType): StepTargets<$ZodType> {
+  const def = defOf(unwrap(schema));
+  return {
+    field: (name) => (def.shape && Object.hasOwn(def.shape, name) ? def.shape[name] : undefined),
+    items: () => def.element ?? def.rest ?? undefined,
+    item: (index) => def.items?.[index],
+    values: () => def.valueType ?? def.catchall,
+    member: (index) => def.options?.[index],
+    side: (index) => [def.left, def.right][index],
+    variant: (tag) =>
+      def.options?.find((option) =>
+        (option._zod as { propValues?: Record<string, Set<unknown>> }).propValues?.[
+          def.discriminator as string
+        ]?.has(tag),
+      ),
+  };
 }
 
 function unwrap(schema: $ZodType): $ZodType {

@@ -1,0 +1,158 @@
+import { ignoreOverride, zodToJsonSchema } from 'zod-to-json-schema';
+import { draft07To202012 } from '../dialects.js';
+import { fieldPath } from '../field-path.js';
+import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
+import { wrappedBy, type Zod3Def, type Zod3Schema } from './def.js';
+import { zod3ListCheck } from './list-checks.js';
+import { schemaAt } from './locate.js';
+import { zod3 } from './runtime.js';
+import { zod3View } from './view.js';
+
+/** Types JSON Schema cannot show, with Zod 4's words for them: the same rules for both. */
+const UNREPRESENTABLE: Record<string, string> = {
+  ZodDate: 'Date',
+  ZodBigInt: 'BigInt',
+  ZodUndefined: 'Undefined',
+  ZodVoid: 'Void',
+  ZodNaN: 'NaN',
+  ZodSymbol: 'Symbols',
+  ZodFunction: 'Function types',
+  ZodMap: 'Map',
+  ZodSet: 'Set',
+};
+
+const HINTS: Record<string, string> = {
+  ZodDate: 'take an ISO string with z.string().datetime() and convert it in the handler',
+  ZodBigInt: 'take z.string() or z.number().int() and convert it in the handler',
+  ZodMap: 'take z.record() instead of z.map()',
+  ZodSet: 'take z.array() instead of z.set()',
+  ZodEffects: 'a transform has no output shape; drop `output` or describe what the tool returns',
+};
+
+function hintFor(typeName: string): string {
+  return `${HINTS[typeName] ?? 'use a schema JSON can carry'}, or set unrepresentable: 'degrade' to show it as {}`;
+}
+
+/**
+ * Zod 3 at build time, through zod-to-json-schema, brought to the documents Zod 4 gives: the input
+ * (or output) side; a schema met twice, or within itself, as a named definition; discriminated
+ * unions exclusive (`oneOf`); `.catch()` and `.default()` fields optional; and every node JSON
+ * Schema cannot show reported with its field path, never shown as a silent `{}`.
+ */
+export const zod3Builder: SchemaBuilder<Zod3Schema> = {
+  view: zod3View,
+  packages: ['zod', 'zod-to-json-schema'],
+  objectName: 'a Zod object',
+  objectExample: 'z.object({ ... })',
+  runtime: zod3,
+  schemaAt,
+  convert(schema, { dialect, io }) {
+    const unrepresentable: UnrepresentableNode[] = [];
+    const report = (typeName: string, path: readonly (string | number)[], message: string) => {
+      unrepresentable.push({ field: fieldPath(path.slice(1)), message, hint: hintFor(typeName) });
+      return {};
+    };
+    const document = zodToJsonSchema(schema as never, {
+      target: 'jsonSchema7',
+      $refStrategy: 'root',
+      definitionPath: 'definitions',
+      definitions: sharedDefinitions(schema) as never,
+      effectStrategy: 'input',
+      pipeStrategy: io,
+      removeAdditionalStrategy: 'strict',
+      allowedAdditionalProperties: undefined,
+      override: (def, refs) => {
+        const { typeName } = def as unknown as Zod3Def;
+        const words = UNREPRESENTABLE[typeName];
+        if (words) return report(typeName, refs.currentPath, `${words} cannot be represented in JSON Schema`);
+        if (typeName === 'ZodLiteral' && (def as unknown as Zod3Def).value === undefined)
+          return report(
+            typeName,
+            refs.currentPath,
+            'Literal `undefined` cannot be represented in JSON Schema',
+          );
+        if (
+          io === 'output' &&
+          typeName === 'ZodEffects' &&
+          (def as unknown as Zod3Def).effect?.type === 'transform'
+        )
+          return report(typeName, refs.currentPath, 'Transforms cannot be represented in JSON Schema');
+        return ignoreOverride;
+      },
+      postProcess: (json, def) => {
+        // A discriminated union takes exactly one variant, as Zod 4's converter says.
+        if (
+          (def as unknown as Zod3Def).typeName !== 'ZodDiscriminatedUnion' ||
+          !(json as { anyOf?: unknown })?.anyOf
+        )
+          return json;
+        const { anyOf, ...rest } = json as { anyOf: unknown[] };
+        return { ...rest, oneOf: anyOf } as never;
+      },
+    });
+    // Through JSON: keys the converter left undefined go, as in every other document.
+    const draft07 = rootInline(JSON.parse(JSON.stringify(document)));
+    return { document: dialect === 'draft-07' ? draft07 : draft07To202012(draft07), unrepresentable };
+  },
+  listCheck: zod3ListCheck,
+};
+
+/**
+ * Schemas met more than once, or within themselves, by name, children first: zod-to-json-schema
+ * then writes them once, as `#/definitions/<name>`, and never points into another field's path.
+ */
+function sharedDefinitions(root: Zod3Schema): Record<string, Zod3Schema> {
+  const seen = new Map<Zod3Def, { schema: Zod3Schema; count: number; order?: number }>();
+  const inProgress = new Set<Zod3Def>();
+  let finished = 0;
+  const visit = (schema: Zod3Schema) => {
+    const def = schema._def;
+    const entry = seen.get(def);
+    if (entry) {
+      entry.count++;
+      return;
+    }
+    const record = { schema, count: 1, order: undefined as number | undefined };
+    seen.set(def, record);
+    inProgress.add(def);
+    for (const child of childrenOf(schema)) visit(child);
+    inProgress.delete(def);
+    record.order = finished++;
+  };
+  visit(root);
+  const shared = [...seen.values()]
+    .filter((entry) => entry.count > 1)
+    .sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  return Object.fromEntries(shared.map((entry, index) => [`__schema${index}`, entry.schema]));
+}
+
+/** Every schema a Zod 3 schema holds, as zod-to-json-schema walks them. */
+function childrenOf(schema: Zod3Schema): Zod3Schema[] {
+  const def = schema._def;
+  const wrapped = wrappedBy(schema) ?? (def.typeName === 'ZodEffects' ? def.schema : undefined);
+  return [
+    wrapped,
+    ...(def.typeName === 'ZodObject' ? Object.values(def.shape?.() ?? {}) : []),
+    def.typeName === 'ZodArray' || def.typeName === 'ZodPromise' ? def.type : undefined,
+    def.catchall,
+    def.keyType,
+    def.valueType,
+    ...(def.items ?? []),
+    def.rest ?? undefined,
+    ...(def.options ?? []),
+    def.left,
+    def.right,
+    def.typeName === 'ZodPipeline' ? def.out : undefined,
+  ].filter((child): child is Zod3Schema => typeof child === 'object' && child !== null && '_def' in child);
+}
+
+/** A root that is itself a shared definition is written out in place, the definition kept. */
+function rootInline(document: Record<string, unknown>): Record<string, unknown> {
+  const ref = document.$ref;
+  const definitions = document.definitions as Record<string, Record<string, unknown>> | undefined;
+  if (typeof ref !== 'string' || !definitions) return document;
+  const target = definitions[ref.replace('#/definitions/', '')];
+  if (!target) return document;
+  const { $ref: _ref, ...rest } = document;
+  return { ...rest, ...target, definitions };
+}
