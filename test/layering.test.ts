@@ -38,7 +38,7 @@ describe('imports go one way: discover → load → prepare → emit → serve',
     [
       'a run-time adapter importing its build side',
       'src/adapters/zod4/runtime.ts',
-      "export { zod4ListCheck } from './list-checks.js';",
+      "export { zod4Builder } from './build.js';",
     ],
     [
       'a lazily imported build module',

@@ -1,4 +1,6 @@
+import type { ListCheck } from '../manifest/plan.js';
 import { standardView } from './standard/json-view.js';
+import { standardListCheck } from './standard/list-checks.js';
 import { standard } from './standard/runtime.js';
 import type { RuntimeAdapter, SchemaView } from './types.js';
 import { zod3 } from './zod3/runtime.js';
@@ -10,6 +12,11 @@ import { zod4View } from './zod4/view.js';
 export interface SchemaLibrary {
   readonly view: SchemaView;
   readonly runtime: RuntimeAdapter;
+  /**
+   * For a library whose union members cannot parse alone (their place is a JSON document): the
+   * list check the plan compiles for a member, by which a list written as text is refused.
+   */
+  readonly documentListCheck?: (member: unknown) => Exclude<ListCheck, { defer: unknown }>;
 }
 
 /**
@@ -21,7 +28,7 @@ const LIBRARIES: readonly SchemaLibrary[] = [
   { view: zod4View as SchemaView, runtime: zod4 },
   { view: zod3View as SchemaView, runtime: zod3 },
   // Last: any Standard JSON Schema library, Zod aside.
-  { view: standardView, runtime: standard },
+  { view: standardView, runtime: standard, documentListCheck: standardListCheck },
 ];
 
 /** The library a schema belongs to, or undefined when toolprep cannot read it. */

@@ -156,23 +156,19 @@ function compileWalk(plan: Plan): Compiled {
     const keys = Object.keys(node.fields ?? {});
     const fields = Object.values(node.fields ?? {}).map(compile);
     const rest = node.rest && compile(node.rest);
+    // Declared fields in the schema's order, then (with a catch-all) the other keys in the
+    // arguments' order: the reference walks the same way, so both name the same field first.
     return (value, walk) => {
       if (Array.isArray(value)) return value;
       const record = value as Record<string, unknown>;
-      // Without a catch-all, only the planned keys can need a repair.
-      const visited = rest ? Object.keys(record) : keys;
       let result = record;
-      for (let index = 0; index < visited.length; index++) {
-        const key = visited[index] as string;
+      const repair = (node: Compiled | undefined, key: string) => {
         const field = record[key];
-        const repaired = visitChild(
-          rest ? (fields[keys.indexOf(key)] ?? rest) : fields[index],
-          field,
-          key,
-          walk,
-        );
+        const repaired = visitChild(node, field, key, walk);
         if (repaired !== field) result = replaceOwn(result, record, key, repaired);
-      }
+      };
+      for (let index = 0; index < keys.length; index++) repair(fields[index], keys[index] as string);
+      if (rest) for (const key of Object.keys(record)) if (!keys.includes(key)) repair(rest, key);
       return result;
     };
   };

@@ -9,6 +9,7 @@ import {
 import type { SchemaView } from '../adapters/types.js';
 import { accepts } from './accepts.js';
 import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
+import { listCheckAccepts } from './value-check.js';
 
 export interface CoerceOptions {
   /** Deeper nesting, in the arguments or in JSON text, is refused. Default 64. */
@@ -60,14 +61,20 @@ function walk(schema: unknown, value: unknown, path: Path, context: Walk): unkno
   if (typeof parsed !== 'object' || parsed === null) return parsed;
   const fields = node.kind === 'object' ? node.fields : {};
   const rest = node.kind === 'record' ? node.values : node.kind === 'object' ? node.rest : undefined;
-  let result = parsed as Record<string, unknown>;
-  for (const key of Object.keys(parsed)) {
-    const fieldSchema = Object.hasOwn(fields, key) ? fields[key] : rest;
-    if (fieldSchema === undefined) continue;
-    const current = (parsed as Record<string, unknown>)[key];
+  const record = parsed as Record<string, unknown>;
+  let result = record;
+  const repair = (fieldSchema: unknown, key: string) => {
+    const current = record[key];
+    // Scalars are never coerced, and an absent field has nothing to repair.
+    if (typeof current !== 'string' && (typeof current !== 'object' || current === null)) return;
     const repaired = child(fieldSchema, current, key);
-    if (repaired !== current) result = withOwn(result, key, repaired);
-  }
+    // An inherited value is walked as the parser reads it, but only an own one is replaced.
+    if (repaired !== current && Object.hasOwn(record, key)) result = withOwn(result, key, repaired);
+  };
+  // Declared fields in the schema's order, then the others in the arguments' order, as the plan.
+  for (const [key, fieldSchema] of Object.entries(fields)) repair(fieldSchema, key);
+  if (rest !== undefined)
+    for (const key of Object.keys(record)) if (!Object.hasOwn(fields, key)) repair(rest, key);
   return result;
 }
 
@@ -103,7 +110,7 @@ function walkUnion(union: unknown, value: unknown, path: Path, context: Walk): u
 
 /** A string that parses as an array some array member of the union accepts is refused. */
 function refuseListAsText(
-  { view, runtime, maxDepth }: Walk,
+  { view, runtime, documentListCheck, maxDepth }: Walk,
   members: readonly { schema: unknown }[],
   text: string,
   path: Path,
@@ -112,7 +119,12 @@ function refuseListAsText(
   if (lists.length === 0 || !/^\s*\[/.test(text)) return;
   const parsed = parseJsonText(text, path, maxDepth);
   if (!Array.isArray(parsed)) return;
-  if (lists.some((member) => accepts(runtime, member.schema, parsed))) throw listAsText(path);
+  // As the plan decides it: the member's own parser, or what its document says.
+  const acceptsList = (member: unknown) =>
+    documentListCheck
+      ? listCheckAccepts(documentListCheck(member), parsed)
+      : accepts(runtime, member, parsed);
+  if (lists.some((member) => acceptsList(member.schema))) throw listAsText(path);
 }
 
 function mapArray(

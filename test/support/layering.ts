@@ -23,8 +23,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   plugin: ['shared', 'config', 'generate'],
 };
 
-/** Adapter files that run only at build time: they convert schemas and compile exact checks. */
-const BUILD_SIDE_ADAPTER = /^adapters\/(builders\.ts|[^/]+\/(build|list-checks)\.ts)$/;
+/** Adapter files that run only at build time: the builders, which convert schemas with packages. */
+const BUILD_SIDE_ADAPTER = /^adapters\/(builders\.ts|[^/]+\/build\.ts)$/;
 /** Packages a server never loads: what the build uses. */
 const BUILD_PACKAGES =
   /^(ts-morph|typescript|esbuild|unplugin|tinyglobby|diff|vite|rollup|rolldown|webpack)(\/|$)/;

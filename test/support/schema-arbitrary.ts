@@ -75,11 +75,15 @@ function fieldsOf(spec: fc.Arbitrary<Spec>, minLength = 0): fc.Arbitrary<Field[]
   });
 }
 
-export const specArbitrary: fc.Arbitrary<Spec> = fc.letrec<{ spec: Spec }>((tie) => {
-  const inner = tie('spec');
-  return {
-    spec: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
+/** The arbitraries of specs a library can express: every kind but those it cannot. */
+export function specArbitraries(cannot: ReadonlySet<Spec['kind']> = new Set()): {
+  spec: fc.Arbitrary<Spec>;
+  input: fc.Arbitrary<Spec>;
+} {
+  const can = (kind: Spec['kind']) => !cannot.has(kind);
+  const spec = fc.letrec<{ spec: Spec }>((tie) => {
+    const inner = tie('spec');
+    const kinds: fc.MaybeWeightedArbitrary<Spec>[] = [
       leafSpec,
       fc.record({
         kind: fc.constant('array' as const),
@@ -104,16 +108,37 @@ export const specArbitrary: fc.Arbitrary<Spec> = fc.letrec<{ spec: Spec }>((tie)
       { arbitrary: stringOrListSpec(inner), weight: 3 },
       discriminatedSpec(inner),
       fc.record({ kind: fc.constant('nullable' as const), inner }),
-      fc
-        .record({ kind: fc.constant('default' as const), inner: leafSpec })
-        .chain((spec) => sampleOf(spec.inner).map((fallback) => ({ ...spec, fallback }))),
-      fc
-        .record({ kind: fc.constant('catch' as const), inner: leafSpec })
-        .chain((spec) => sampleOf(spec.inner).map((fallback) => ({ ...spec, fallback }))),
+      ...(can('default')
+        ? [
+            fc
+              .record({ kind: fc.constant('default' as const), inner: leafSpec })
+              .chain((spec) => sampleOf(spec.inner).map((fallback) => ({ ...spec, fallback }))),
+          ]
+        : []),
+      ...(can('catch')
+        ? [
+            fc
+              .record({ kind: fc.constant('catch' as const), inner: leafSpec })
+              .chain((spec) => sampleOf(spec.inner).map((fallback) => ({ ...spec, fallback }))),
+          ]
+        : []),
       fc.constant({ kind: 'tree' as const }),
-    ),
-  };
-}).spec;
+    ];
+    return { spec: fc.oneof({ depthSize: 'small', withCrossShrink: true }, ...kinds) };
+  }).spec;
+  const input = fc.oneof(
+    fc.record({
+      kind: fc.constant('object' as const),
+      fields: fieldsOf(fc.oneof(spec, stringOrListSpec(spec)), 1),
+      mode: fc.constantFrom('strip' as const, 'strict' as const, 'loose' as const),
+    }),
+    discriminatedSpec(spec),
+  );
+  return { spec, input };
+}
+
+const everyKind = specArbitraries();
+export const specArbitrary: fc.Arbitrary<Spec> = everyKind.spec;
 
 /** One value or a list: the shape the refusal exists for. */
 function stringOrListSpec(inner: fc.Arbitrary<Spec>): fc.Arbitrary<Spec> {
@@ -154,90 +179,86 @@ function discriminatedSpec(inner: fc.Arbitrary<Spec>): fc.Arbitrary<Spec> {
 }
 
 /** An object spec to use as a tool input: the root must be an object or a union of objects. */
-export const inputSpecArbitrary: fc.Arbitrary<Spec> = fc.oneof(
-  fc.record({
-    kind: fc.constant('object' as const),
-    fields: fieldsOf(fc.oneof(specArbitrary, stringOrListSpec(specArbitrary)), 1),
-    mode: fc.constantFrom('strip' as const, 'strict' as const, 'loose' as const),
-  }),
-  discriminatedSpec(specArbitrary),
-);
+export const inputSpecArbitrary: fc.Arbitrary<Spec> = everyKind.input;
 
-const Tree: $ZodType = z.object({
-  name: z.string(),
-  get children() {
-    return z.array(Tree).optional();
-  },
-});
+/**
+ * A Zod namespace: Zod 4's classic API keeps the Zod 3 methods used here (`.email()`, `.strict()`,
+ * `.passthrough()`, `z.lazy`), so one builder writes a spec with `zod` 4, `zod@3` or `zod/v3`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: Zod 3 and Zod 4 namespaces have no common type.
+export type ZodNamespace = any;
 
-export function buildSchema(spec: Spec): $ZodType {
-  switch (spec.kind) {
-    case 'string': {
-      let schema = spec.check === 'email' ? z.email() : z.string();
-      if (spec.min !== undefined) schema = schema.min(spec.min);
-      if (spec.max !== undefined) schema = schema.max(spec.max);
-      return spec.check === 'even' ? schema.refine((value) => value.length % 2 === 0) : schema;
+// biome-ignore lint/suspicious/noExplicitAny: a schema of either major.
+type AnyZod = any;
+
+/** Builds the spec's schema with a Zod namespace (`zod`, `zod@3`, `zod/v3`). */
+export function zodBuilder(z: ZodNamespace): (spec: Spec) => AnyZod {
+  const Tree: AnyZod = z.lazy(() => z.object({ name: z.string(), children: z.array(Tree).optional() }));
+  const shapeOf = (fields: Field[]) =>
+    Object.fromEntries(
+      fields.map((field) => [field.name, field.optional ? build(field.spec).optional() : build(field.spec)]),
+    );
+  const build = (spec: Spec): AnyZod => {
+    switch (spec.kind) {
+      case 'string': {
+        let schema = spec.check === 'email' ? z.string().email() : z.string();
+        if (spec.min !== undefined) schema = schema.min(spec.min);
+        if (spec.max !== undefined) schema = schema.max(spec.max);
+        return spec.check === 'even' ? schema.refine((value: string) => value.length % 2 === 0) : schema;
+      }
+      case 'number':
+        return spec.int ? z.number().int() : z.number();
+      case 'boolean':
+        return z.boolean();
+      case 'null':
+        return z.null();
+      case 'literal':
+        return z.literal(spec.value);
+      case 'enum':
+        return z.enum(spec.values);
+      case 'array': {
+        const schema = z.array(build(spec.item));
+        return spec.max === undefined ? schema : schema.max(spec.max);
+      }
+      case 'tuple': {
+        const tuple = z.tuple(spec.items.map(build));
+        return spec.rest ? tuple.rest(build(spec.rest)) : tuple;
+      }
+      case 'object': {
+        const schema = z.object(shapeOf(spec.fields));
+        return spec.mode === 'strict'
+          ? schema.strict()
+          : spec.mode === 'loose'
+            ? schema.passthrough()
+            : schema;
+      }
+      case 'record':
+        return z.record(z.string(), build(spec.value));
+      case 'union':
+        return z.union(spec.options.map(build));
+      case 'discriminated': {
+        const variants = spec.variants.map((variant) => {
+          const tag = variant.tags.length === 1 ? z.literal(variant.tags[0]) : z.enum(variant.tags);
+          const schema = z.object({ [spec.key]: tag, ...shapeOf(variant.fields) });
+          return variant.strict ? schema.strict() : schema;
+        });
+        return z.discriminatedUnion(spec.key, variants);
+      }
+      case 'nullable':
+        return build(spec.inner).nullable();
+      case 'default':
+        return build(spec.inner).default(spec.fallback);
+      case 'catch':
+        return build(spec.inner).catch(spec.fallback);
+      case 'tree':
+        return Tree;
     }
-    case 'number':
-      return spec.int ? z.number().int() : z.number();
-    case 'boolean':
-      return z.boolean();
-    case 'null':
-      return z.null();
-    case 'literal':
-      return z.literal(spec.value);
-    case 'enum':
-      return z.enum(spec.values as [string, ...string[]]);
-    case 'array': {
-      const schema = z.array(buildSchema(spec.item) as z.ZodType);
-      return spec.max === undefined ? schema : schema.max(spec.max);
-    }
-    case 'tuple': {
-      const items = spec.items.map((item) => buildSchema(item) as z.ZodType) as [z.ZodType, ...z.ZodType[]];
-      return spec.rest ? z.tuple(items, buildSchema(spec.rest) as z.ZodType) : z.tuple(items);
-    }
-    case 'object': {
-      const shape = shapeOf(spec.fields);
-      return spec.mode === 'strict'
-        ? z.strictObject(shape)
-        : spec.mode === 'loose'
-          ? z.looseObject(shape)
-          : z.object(shape);
-    }
-    case 'record':
-      return z.record(z.string(), buildSchema(spec.value) as z.ZodType);
-    case 'union':
-      return z.union(spec.options.map((option) => buildSchema(option) as z.ZodType));
-    case 'discriminated': {
-      const variants = spec.variants.map((variant) => {
-        const tag =
-          variant.tags.length === 1
-            ? z.literal(variant.tags[0] as string)
-            : z.enum(variant.tags as [string, ...string[]]);
-        const shape = { [spec.key]: tag, ...shapeOf(variant.fields) };
-        return variant.strict ? z.strictObject(shape) : z.object(shape);
-      });
-      return z.discriminatedUnion(spec.key, variants as [z.ZodObject, ...z.ZodObject[]]);
-    }
-    case 'nullable':
-      return (buildSchema(spec.inner) as z.ZodType).nullable();
-    case 'default':
-      return (buildSchema(spec.inner) as z.ZodType).default(spec.fallback as never);
-    case 'catch':
-      return (buildSchema(spec.inner) as z.ZodType).catch(spec.fallback as never);
-    case 'tree':
-      return Tree;
-  }
+  };
+  return build;
 }
 
-function shapeOf(fields: Field[]): Record<string, z.ZodType> {
-  return Object.fromEntries(
-    fields.map((field) => {
-      const schema = buildSchema(field.spec) as z.ZodType;
-      return [field.name, field.optional ? schema.optional() : schema];
-    }),
-  );
-}
+/** The spec's schema, with Zod 4. */
+export const buildSchema: (spec: Spec) => $ZodType = zodBuilder(z);
 
 const jsonLeaf = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null));
 const treeValue: fc.Arbitrary<unknown> = fc.letrec<{ tree: unknown }>((tie) => ({

@@ -1,3 +1,4 @@
+import { inlineAcyclicReferences } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { Dialect, UnrepresentableNode } from '../types.js';
 
@@ -103,12 +104,23 @@ export function standardDocument(
       unrepresentable.push({ field: fieldPath(path), message: record[MARK], hint });
       return {};
     }
-    const walked = Object.fromEntries(
+    return Object.fromEntries(
       Object.entries(record).map(([key, child]) => [key, walk(child, [...path, key])]),
     );
-    return exclusiveUnion(walked);
   };
-  return { document: walk(converted, []) as Record<string, unknown>, unrepresentable };
+  const marked = walk(converted, []) as Record<string, unknown>;
+  // Unions then stand where they are used, for their tags to be seen.
+  const document = exclusiveUnions(inlineAcyclicReferences(marked)) as Record<string, unknown>;
+  return { document, unrepresentable };
+}
+
+function exclusiveUnions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(exclusiveUnions);
+  if (typeof value !== 'object' || value === null) return value;
+  const walked = Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [key, exclusiveUnions(child)]),
+  );
+  return exclusiveUnion(walked);
 }
 
 /** `anyOf` objects that one required key's distinct tags tell apart take exactly one: `oneOf`. */
@@ -119,11 +131,20 @@ function exclusiveUnion(schema: Record<string, unknown>): Record<string, unknown
   return { ...rest, oneOf: options };
 }
 
-/** The required key whose constant or enum string values tell every option apart, if one does. */
-export function discriminatorOf(options: readonly unknown[]): string | undefined {
-  const objects = options.map((option) => option as Record<string, unknown>);
-  if (!objects.every((option) => option?.type === 'object' && typeof option.properties === 'object'))
-    return undefined;
+const isObjectOption = (option: unknown): option is Record<string, unknown> =>
+  typeof option === 'object' &&
+  option !== null &&
+  (option as Record<string, unknown>).type === 'object' &&
+  typeof (option as Record<string, unknown>).properties === 'object';
+
+/**
+ * The required key whose constant or enum string values tell every option apart, if one does.
+ * With `others`, options that are not objects (a `null`, a string) may stand beside the objects,
+ * as in a nullable discriminated union: a value of theirs has no tag to tell.
+ */
+export function discriminatorOf(options: readonly unknown[], others = false): string | undefined {
+  const objects = options.filter(isObjectOption);
+  if (objects.length < 2 || (!others && objects.length !== options.length)) return undefined;
   const required = objects.map((option) =>
     Array.isArray(option.required) ? (option.required as string[]) : [],
   );

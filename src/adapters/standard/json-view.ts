@@ -83,7 +83,7 @@ export const standardView: SchemaView<unknown> = {
     for (const key of ['oneOf', 'anyOf'] as const) {
       const options = json[key];
       if (Array.isArray(options))
-        return { kind: 'union', options: options.map(child), discriminator: discriminatorOf(options) };
+        return { kind: 'union', options: options.map(child), discriminator: discriminatorOf(options, true) };
     }
     if (Array.isArray(json.allOf) && json.allOf.length > 1) {
       const [first, ...rest] = json.allOf;

@@ -1,5 +1,5 @@
 import { ignoreOverride, zodToJsonSchema } from 'zod-to-json-schema';
-import { draft07To202012 } from '../dialects.js';
+import { draft07To202012, inlineAcyclicReferences } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
 import { wrappedBy, type Zod3Def, type Zod3Schema } from './def.js';
@@ -90,8 +90,9 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
         return { ...rest, oneOf: anyOf } as never;
       },
     });
-    // Through JSON: keys the converter left undefined go, as in every other document.
-    const draft07 = rootInline(JSON.parse(JSON.stringify(document)));
+    // Through JSON: keys the converter left undefined go, as in every other document; and a type
+    // list it wrote twice over (`z.null().nullable()` gives ["null", "null"]) is written once.
+    const draft07 = inlineAcyclicReferences(JSON.parse(JSON.stringify(document), uniqueTypes));
     return { document: dialect === 'draft-07' ? draft07 : draft07To202012(draft07), unrepresentable };
   },
   listCheck: zod3ListCheck,
@@ -99,7 +100,8 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
 
 /**
  * Schemas met more than once, or within themselves, by name, children first: zod-to-json-schema
- * then writes them once, as `#/definitions/<name>`, and never points into another field's path.
+ * then writes them as `#/definitions/<name>`, never as a pointer into another field's path (and
+ * those that are not recursive are written out in place afterwards, as Zod 4 does).
  */
 function sharedDefinitions(root: Zod3Schema): Record<string, Zod3Schema> {
   const seen = new Map<Zod3Def, { schema: Zod3Schema; count: number; order?: number }>();
@@ -146,13 +148,8 @@ function childrenOf(schema: Zod3Schema): Zod3Schema[] {
   ].filter((child): child is Zod3Schema => typeof child === 'object' && child !== null && '_def' in child);
 }
 
-/** A root that is itself a shared definition is written out in place, the definition kept. */
-function rootInline(document: Record<string, unknown>): Record<string, unknown> {
-  const ref = document.$ref;
-  const definitions = document.definitions as Record<string, Record<string, unknown>> | undefined;
-  if (typeof ref !== 'string' || !definitions) return document;
-  const target = definitions[ref.replace('#/definitions/', '')];
-  if (!target) return document;
-  const { $ref: _ref, ...rest } = document;
-  return { ...rest, ...target, definitions };
+function uniqueTypes(key: string, value: unknown): unknown {
+  if (key !== 'type' || !Array.isArray(value)) return value;
+  const types = [...new Set(value)];
+  return types.length === 1 ? types[0] : types;
 }
