@@ -20,9 +20,24 @@ export function builderOf(schema: unknown): SchemaBuilder | undefined {
 }
 
 /** The libraries toolprep reads, for messages: `zod 4, zod 3 or a Standard JSON Schema library`. */
-export const SUPPORTED_LIBRARIES = BUILDERS.map((builder) => builder.view.library)
+const SUPPORTED_LIBRARIES = BUILDERS.map((builder) => builder.view.library)
   .join(', ')
   .replace(/, ([^,]*)$/, ' or $1');
+
+/**
+ * What to do about a schema no builder owns. A Standard Schema without Standard JSON Schema is the
+ * usual case: its library validates but has no converter attached, and toolprep cannot show it.
+ */
+export function unreadableSchemaHint(schema: unknown): string {
+  const vendor = (schema as { '~standard'?: { vendor?: unknown } } | null)?.['~standard']?.vendor;
+  if (typeof vendor !== 'string')
+    return `write it with ${SUPPORTED_LIBRARIES}; see docs/guide/schema-libraries.md`;
+  const attach =
+    vendor === 'valibot'
+      ? 'wrap it with toStandardJsonSchema() from @valibot/to-json-schema'
+      : `give it ${vendor}'s Standard JSON Schema converter`;
+  return `it is a ${vendor} Standard Schema without Standard JSON Schema: ${attach}; see docs/guide/schema-libraries.md`;
+}
 
 /** The npm packages whose versions change what the builders make. */
 export const BUILDER_PACKAGES = [...new Set(BUILDERS.flatMap((builder) => builder.packages))].sort();

@@ -71,9 +71,12 @@ export function inlineAcyclicReferences(document: JsonSchema): JsonSchema {
   };
   const edges = new Map(Object.entries(defs).map(([name, body]) => [name, referencesOf(body)]));
   const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
-    [...(edges.get(from) ?? [])].some(
-      (next) => next === to || (!seen.has(next) && (seen.add(next), reaches(next, to, seen))),
-    );
+    [...(edges.get(from) ?? [])].some((next) => {
+      if (next === to) return true;
+      if (seen.has(next)) return false;
+      seen.add(next);
+      return reaches(next, to, seen);
+    });
   const recursive = new Set(Object.keys(defs).filter((name) => reaches(name, name)));
   const inline = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(inline);

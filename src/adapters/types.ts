@@ -1,4 +1,4 @@
-import type { ListCheck, Position } from '../manifest/plan.js';
+import type { ListCheck } from '../manifest/plan.js';
 import type { JsonSchema } from '../manifest/prepared-tool.js';
 import type { PositionFinder, RuntimeAdapter } from '../manifest/tool-set.js';
 

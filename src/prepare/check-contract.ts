@@ -1,4 +1,4 @@
-import { builderOf, SUPPORTED_LIBRARIES } from '../adapters/builders.js';
+import { builderOf, unreadableSchemaHint } from '../adapters/builders.js';
 import type { SchemaBuilder } from '../adapters/types.js';
 import { isToolContract } from '../contract/define-tool.js';
 import { checkToolName, deriveToolName, type NameRule } from '../contract/names.js';
@@ -78,7 +78,7 @@ export function checkContract(
         tool: name,
         field,
         message: 'is not a schema toolprep reads',
-        hint: `write it with ${SUPPORTED_LIBRARIES}; see docs/guide/schema-libraries.md`,
+        hint: unreadableSchemaHint(schema),
       });
   }
   const params = schemas.params;

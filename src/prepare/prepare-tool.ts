@@ -130,7 +130,7 @@ export function prepareTool(
     description: identity.description,
     libraries: [...new Set(libraries)].sort(),
     inputSchema,
-    ...optional('params', params && params.builder.runtime.keysOf(params.schema)),
+    ...optional('params', params?.builder.runtime.keysOf(params.schema)),
     ...optional('outputSchema', output && presentOutput(tool, output, warn)),
     ...optional('annotations', contractFields.annotations),
     ...optional('meta', contractFields.meta),

@@ -6,7 +6,6 @@ import {
   structureKinds,
   unionMembers,
 } from '../adapters/structure.js';
-import type { SchemaView } from '../adapters/types.js';
 import { accepts } from './accepts.js';
 import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';

@@ -108,7 +108,9 @@ export function standardDocument(
       Object.entries(record).map(([key, child]) => [key, walk(child, [...path, key])]),
     );
   };
-  const marked = walk(converted, []) as Record<string, unknown>;
+  // `$schema` first, as every other library's documents have it.
+  const { $schema, ...body } = walk(converted, []) as Record<string, unknown>;
+  const marked = $schema === undefined ? body : { $schema, ...body };
   // Unions then stand where they are used, for their tags to be seen.
   const document = exclusiveUnions(inlineAcyclicReferences(marked)) as Record<string, unknown>;
   return { document, unrepresentable };
