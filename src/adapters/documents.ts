@@ -14,11 +14,12 @@ const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
  */
 export function draft07To202012(document: JsonSchema): JsonSchema {
   const converted = convert(document) as Record<string, unknown>;
-  return { $schema: DRAFT_2020_12, ...withoutSchemaKey(converted) };
+  return schemaKeyFirst({ ...converted, $schema: DRAFT_2020_12 });
 }
 
-function withoutSchemaKey({ $schema: _schema, ...rest }: Record<string, unknown>): Record<string, unknown> {
-  return rest;
+/** `$schema` as the first key, where every document toolprep writes has it, whichever converter. */
+export function schemaKeyFirst({ $schema, ...rest }: Record<string, unknown>): Record<string, unknown> {
+  return $schema === undefined ? rest : { $schema, ...rest };
 }
 
 function convert(value: unknown): unknown {

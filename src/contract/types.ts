@@ -47,15 +47,23 @@ export type ToolContract<
   Output extends ContractSchema | undefined = ContractSchema | undefined,
 > = Readonly<ToolDefinition<Input, Params, Output>> & { readonly [TOOL_CONTRACT_BRAND]: true };
 
-type InputOf<S> = S extends ContractSchema ? SchemaInput<S> : Record<string, never>;
-type ParsedOf<S> = S extends ContractSchema ? SchemaOutput<S> : Record<string, never>;
+type InputOf<S> = S extends ContractSchema ? SchemaInput<S> : undefined;
+type ParsedOf<S> = S extends ContractSchema ? SchemaOutput<S> : undefined;
+/** Params and input as one object (either may be absent); a tool with neither takes `{}`. */
+type Joined<Params, Input> = [Params, Input] extends [undefined, undefined]
+  ? Record<string, never>
+  : ([Params] extends [undefined] ? unknown : Params) & ([Input] extends [undefined] ? unknown : Input);
 
 /** What a caller sends to the tool: params and input as one object. */
 export type ToolInput<C> =
-  C extends ToolContract<infer I, infer P, ContractSchema | undefined> ? InputOf<P> & InputOf<I> : never;
+  C extends ToolContract<infer I, infer P, ContractSchema | undefined>
+    ? Joined<InputOf<P>, InputOf<I>>
+    : never;
 /** What the handler receives once the contract's parsers have run. */
 export type ToolArgs<C> =
-  C extends ToolContract<infer I, infer P, ContractSchema | undefined> ? ParsedOf<P> & ParsedOf<I> : never;
+  C extends ToolContract<infer I, infer P, ContractSchema | undefined>
+    ? Joined<ParsedOf<P>, ParsedOf<I>>
+    : never;
 /** What the handler returns: the output schema's input side, or anything without one. */
 export type ToolResult<C> =
   C extends ToolContract<ContractSchema | undefined, ContractSchema | undefined, infer O>

@@ -43,6 +43,13 @@ describe.each([
     ['.optional() is not required', z.string().optional(), { type: 'string' }, false],
     ['.nullable() adds null', z.string().nullable(), { type: ['string', 'null'] }, true],
     ['.default(x) shows the default', z.number().default(3), { type: 'number', default: 3 }, false],
+    ['.catch(x) shows the default', z.string().catch('x'), { type: 'string', default: 'x' }, false],
+    [
+      '.catch(function) shows no default',
+      z.string().catch(({ input }) => String(input)),
+      { type: 'string' },
+      false,
+    ],
     ['a refinement is invisible', z.string().refine((value) => value !== 'x'), { type: 'string' }, true],
     ['a transform shows its input side', z.string().transform((s) => s.length), { type: 'string' }, true],
     [
@@ -115,6 +122,8 @@ describe.each([
           when: z.date(),
           sizes: z.record(z.string(), z.bigint()),
           choice: z.union([z.string(), z.map(z.string(), z.string())]),
+          callback: z.function(),
+          later: z.promise(z.string()),
         }),
       );
     expect(attempt).toThrow(
@@ -122,6 +131,8 @@ describe.each([
     );
     expect(attempt).toThrow(/input\.sizes\.\*: BigInt .*z\.number\(\)\.int\(\)/);
     expect(attempt).toThrow(/input\.choice: Map .*z\.record\(\)/);
+    expect(attempt).toThrow(/input\.callback: Function types cannot be represented in JSON Schema/);
+    expect(attempt).toThrow(/input\.later: Promises .*arguments arrive as JSON, never as a promise/);
   });
 
   test('z.custom() is shown as any value: Zod 3 builds it from z.any() (an approximation)', () => {

@@ -1,7 +1,12 @@
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import { type } from 'arktype';
 import { defineTool } from 'toolprep';
 import { prepareTool } from 'toolprep/build';
+import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { z as z3 } from 'zod3';
+import { z as z3v3 } from 'zod325/v3';
 import type { $ZodType } from 'zod/v4/core';
 import { compileSchema } from '../support/ajv.js';
 
@@ -273,5 +278,46 @@ describe('flattening discriminated unions', () => {
       flatten: false,
     }).inputSchema;
     expect(Object.keys(mcp)).toEqual(['$schema', 'type', 'oneOf']);
+  });
+});
+
+describe('flattening, per library: the same union written in each gives the same document', () => {
+  // One union, written in every library toolprep reads: a tag, a field both variants have, and a
+  // field one has.
+  const zodUnion = (zod: typeof z3) =>
+    zod.object({
+      edit: zod.discriminatedUnion('action', [
+        zod.object({ action: zod.literal('create'), title: zod.string(), body: zod.string() }),
+        zod.object({ action: zod.literal('delete'), title: zod.string() }),
+      ]),
+    });
+  const arktypeEdit = type({ action: "'create'", title: 'string', body: 'string' }).or({
+    action: "'delete'",
+    title: 'string',
+  });
+  const valibotEdit = v.variant('action', [
+    v.object({ action: v.literal('create'), title: v.string(), body: v.string() }),
+    v.object({ action: v.literal('delete'), title: v.string() }),
+  ]);
+  const LIBRARIES: [string, unknown][] = [
+    ['zod 4', zodUnion(z as unknown as typeof z3)],
+    ['zod 3.23', zodUnion(z3)],
+    ['zod/v3 (3.25)', zodUnion(z3v3 as unknown as typeof z3)],
+    ['ArkType', type({ edit: arktypeEdit })],
+    ['Valibot', toStandardJsonSchema(v.object({ edit: valibotEdit }))],
+  ];
+
+  test.each(LIBRARIES)('%s', (_library, input) => {
+    const { mcp, agent } = prepareTool(
+      defineTool({ name: 'tool', description: 'A tool.', input: input as never }),
+    ).inputSchema;
+    const edit = (mcp.properties as Record<string, Doc>).edit as Doc;
+    expect(edit.properties).toEqual({
+      action: expect.objectContaining({ enum: ['create', 'delete'] }),
+      title: { type: 'string' },
+      body: { type: 'string', description: 'Required if action = create' },
+    });
+    expect(edit.required).toEqual(['action', 'title']);
+    expect((agent.properties as Record<string, Doc>).edit).toEqual(edit);
   });
 });

@@ -18,14 +18,16 @@ export interface FixtureProject {
 
 /**
  * Copies a fixture folder to a fresh temporary project whose node_modules link toolprep (this
- * repository, built) and zod, so that the CLI runs on it exactly as on a user's project.
+ * repository, built) and zod, so that the CLI runs on it exactly as on a user's project. `zod` names
+ * the copy of this repository's node_modules the project gets as its `zod` (`zod3` for zod 3.23.8,
+ * `zod325` for zod 3.25).
  */
-export function copyFixture(name: string): FixtureProject {
+export function copyFixture(name: string, { zod = 'zod' }: { zod?: string } = {}): FixtureProject {
   const dir = mkdtempSync(path.join(tmpdir(), `toolprep-${name.replaceAll('/', '-')}-`));
   cpSync(path.join(REPO, 'fixtures', name), dir, { recursive: true });
   mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
   symlinkSync(REPO, path.join(dir, 'node_modules/toolprep'), 'dir');
-  symlinkSync(path.join(REPO, 'node_modules/zod'), path.join(dir, 'node_modules/zod'), 'dir');
+  symlinkSync(path.join(REPO, 'node_modules', zod), path.join(dir, 'node_modules/zod'), 'dir');
   return {
     dir,
     read: (file) => readFileSync(path.join(dir, file), 'utf8'),

@@ -1,4 +1,4 @@
-import { inlineAcyclicReferences } from '../documents.js';
+import { inlineAcyclicReferences, schemaKeyFirst } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { Dialect, UnrepresentableNode } from '../types.js';
 
@@ -108,9 +108,7 @@ export function standardDocument(
       Object.entries(record).map(([key, child]) => [key, walk(child, [...path, key])]),
     );
   };
-  // `$schema` first, as every other library's documents have it.
-  const { $schema, ...body } = walk(converted, []) as Record<string, unknown>;
-  const marked = $schema === undefined ? body : { $schema, ...body };
+  const marked = schemaKeyFirst(walk(converted, []) as Record<string, unknown>);
   // Unions then stand where they are used, for their tags to be seen.
   const document = exclusiveUnions(inlineAcyclicReferences(marked)) as Record<string, unknown>;
   return { document, unrepresentable };

@@ -1,5 +1,5 @@
 import { ignoreOverride, zodToJsonSchema } from 'zod-to-json-schema';
-import { draft07To202012, inlineAcyclicReferences } from '../documents.js';
+import { draft07To202012, inlineAcyclicReferences, schemaKeyFirst } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
 import { wrappedBy, type Zod3Def, type Zod3Schema } from './def.js';
@@ -17,6 +17,9 @@ const UNREPRESENTABLE: Record<string, string> = {
   ZodNaN: 'NaN',
   ZodSymbol: 'Symbols',
   ZodFunction: 'Function types',
+  // Zod 4 shows a promise as what it resolves to; Zod 3's parser refuses any value that is not a
+  // promise, which no JSON argument is.
+  ZodPromise: 'Promises',
   ZodMap: 'Map',
   ZodSet: 'Set',
 };
@@ -26,6 +29,7 @@ const HINTS: Record<string, string> = {
   ZodBigInt: 'take z.string() or z.number().int() and convert it in the handler',
   ZodMap: 'take z.record() instead of z.map()',
   ZodSet: 'take z.array() instead of z.set()',
+  ZodPromise: 'take the value itself: arguments arrive as JSON, never as a promise',
   ZodEffects: 'a transform has no output shape; drop `output` or describe what the tool returns',
 };
 
@@ -80,19 +84,25 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
         return ignoreOverride;
       },
       postProcess: (json, def) => {
+        const { typeName, catchValue } = def as unknown as Zod3Def;
         // A discriminated union takes exactly one variant, as Zod 4's converter says.
-        if (
-          (def as unknown as Zod3Def).typeName !== 'ZodDiscriminatedUnion' ||
-          !(json as { anyOf?: unknown })?.anyOf
-        )
-          return json;
-        const { anyOf, ...rest } = json as { anyOf: unknown[] };
-        return { ...rest, oneOf: anyOf } as never;
+        if (typeName === 'ZodDiscriminatedUnion' && (json as { anyOf?: unknown })?.anyOf) {
+          const { anyOf, ...rest } = json as { anyOf: unknown[] };
+          return { ...rest, oneOf: anyOf } as never;
+        }
+        // A fixed `.catch()` value is shown as the default, as Zod 4's converter shows it.
+        if (typeName === 'ZodCatch' && json && catchValue) {
+          const fallback = fixedCatchValue(catchValue);
+          if (fallback !== undefined) return { ...json, default: fallback } as never;
+        }
+        return json;
       },
     });
     // Through JSON: keys the converter left undefined go, as in every other document; and a type
     // list it wrote twice over (`z.null().nullable()` gives ["null", "null"]) is written once.
-    const draft07 = inlineAcyclicReferences(JSON.parse(JSON.stringify(document), uniqueTypes));
+    const draft07 = schemaKeyFirst(
+      inlineAcyclicReferences(JSON.parse(JSON.stringify(document), uniqueTypes)),
+    );
     return { document: dialect === 'draft-07' ? draft07 : draft07To202012(draft07), unrepresentable };
   },
   listCheck: zod3ListCheck,
@@ -135,7 +145,7 @@ function childrenOf(schema: Zod3Schema): Zod3Schema[] {
   return [
     wrapped,
     ...(def.typeName === 'ZodObject' ? Object.values(def.shape?.() ?? {}) : []),
-    def.typeName === 'ZodArray' || def.typeName === 'ZodPromise' ? def.type : undefined,
+    def.typeName === 'ZodArray' ? def.type : undefined,
     def.catchall,
     def.keyType,
     def.valueType,
@@ -146,6 +156,14 @@ function childrenOf(schema: Zod3Schema): Zod3Schema[] {
     def.right,
     def.typeName === 'ZodPipeline' ? def.out : undefined,
   ].filter((child): child is Zod3Schema => typeof child === 'object' && child !== null && '_def' in child);
+}
+
+/**
+ * The value of `.catch(value)`, or undefined for `.catch((context) => ...)`, which depends on the
+ * failed parse: Zod 3 wraps a plain value in a function of no parameters.
+ */
+function fixedCatchValue(catchValue: NonNullable<Zod3Def['catchValue']>): unknown {
+  return catchValue.length === 0 ? catchValue({ error: undefined, input: undefined }) : undefined;
 }
 
 function uniqueTypes(key: string, value: unknown): unknown {

@@ -27,6 +27,8 @@ export interface Zod3Def {
   readonly left?: Zod3Schema;
   readonly right?: Zod3Schema;
   readonly value?: unknown;
+  /** ZodCatch: what a failed parse gives instead. */
+  readonly catchValue?: (context: { error: unknown; input: unknown }) => unknown;
   readonly values?: readonly unknown[] | Record<string, unknown>;
   readonly checks?: readonly {
     readonly kind: string;
