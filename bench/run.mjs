@@ -45,7 +45,7 @@ if (want('stateless')) {
 if (want('per-call')) {
   log('per call…');
   sections.push(
-    `## 3. Per call\n\nAn 8-field input with a nested object, an array of objects, a discriminated union, a string-or-array field and a record; "double-serialised" sends three of them as JSON text. Per operation, median of batches.\n\n${await benchmarkPerCall({ quick })}`,
+    `## 3. Per call\n\nAn 8-field input with a nested object, an array of objects, a discriminated union, a string-or-array field and a record, written in each schema library toolprep reads; "double-serialised" sends three of them as JSON text. "Its parse alone" is the library's own parser as the runtime runs it, once per call (through its run-time adapter); "plan ÷ parse" is what the plan adds to that. Per operation, median of batches.\n\n${await benchmarkPerCall({ quick })}`,
   );
 }
 if (want('size-scaling')) {

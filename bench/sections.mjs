@@ -116,12 +116,9 @@ export async function benchmarkStatelessList({ counts, quick }) {
   ].join('\n');
 }
 
-export async function benchmarkPerCall({ quick }) {
-  const { z } = await import('zod');
-  const { coerceJsonArgs, defineTool } = await import(dist('src/index.js'));
-  const { prepareTool } = await import(dist('src/build.js'));
-  const { applyPlan } = await import(dist('src/runtime/index.js'));
-  const input = z.object({
+/** The per-call benchmark's 8-field input, written with a Zod namespace (4, 3.23 or zod/v3). */
+function zodSearchInput(z) {
+  return z.object({
     query: z.string().min(1),
     paths: z.union([z.string(), z.array(z.string())]),
     limit: z.number().int().max(100).default(20),
@@ -138,7 +135,61 @@ export async function benchmarkPerCall({ quick }) {
     ]),
     weights: z.record(z.string(), z.number()),
   });
-  const { plan } = prepareTool(defineTool({ name: 'search', description: 'Search.', input }));
+}
+
+/** The same input in every schema library toolprep reads, with its run-time adapter. */
+async function searchInputs() {
+  const { z } = await import('zod');
+  const { z: z3 } = await import('zod3');
+  const { z: z3v3 } = await import('zod325/v3');
+  const { type } = await import('arktype');
+  const v = await import('valibot');
+  const { toStandardJsonSchema } = await import('@valibot/to-json-schema');
+  const { zod4 } = await import(dist('src/adapters/zod4/runtime.js'));
+  const { zod3 } = await import(dist('src/adapters/zod3/runtime.js'));
+  const { standard } = await import(dist('src/adapters/standard/runtime.js'));
+  const arktype = type({
+    query: 'string >= 1',
+    paths: 'string | string[]',
+    limit: ['number.integer <= 100', '=', 20],
+    mode: "'fast' | 'exact'",
+    filters: { tags: 'string[]', 'since?': 'string', owner: { id: 'string', team: 'string' } },
+    rows: type({ key: 'string', value: 'string | number' }).array(),
+    target: type({ type: "'file'", path: 'string' }).or({ type: "'url'", href: 'string' }),
+    weights: 'Record<string, number>',
+  });
+  const valibot = toStandardJsonSchema(
+    v.object({
+      query: v.pipe(v.string(), v.minLength(1)),
+      paths: v.union([v.string(), v.array(v.string())]),
+      limit: v.optional(v.pipe(v.number(), v.integer(), v.maxValue(100)), 20),
+      mode: v.picklist(['fast', 'exact']),
+      filters: v.object({
+        tags: v.array(v.string()),
+        since: v.optional(v.string()),
+        owner: v.object({ id: v.string(), team: v.string() }),
+      }),
+      rows: v.array(v.object({ key: v.string(), value: v.union([v.string(), v.number()]) })),
+      target: v.variant('type', [
+        v.object({ type: v.literal('file'), path: v.string() }),
+        v.object({ type: v.literal('url'), href: v.string() }),
+      ]),
+      weights: v.record(v.string(), v.number()),
+    }),
+  );
+  return [
+    ['zod 4.6.7', zodSearchInput(z), zod4],
+    ['zod 3.23.8', zodSearchInput(z3), zod3],
+    ['zod/v3 (3.25.76)', zodSearchInput(z3v3), zod3],
+    ['ArkType 2.2.10', arktype, standard],
+    ['Valibot 1.5.0', valibot, standard],
+  ];
+}
+
+export async function benchmarkPerCall({ quick }) {
+  const { coerceJsonArgs, defineTool } = await import(dist('src/index.js'));
+  const { prepareTool } = await import(dist('src/build.js'));
+  const { applyPlan } = await import(dist('src/runtime/index.js'));
   const typical = {
     query: 'release notes',
     paths: ['docs/a.md', 'docs/b.md'],
@@ -158,24 +209,30 @@ export async function benchmarkPerCall({ quick }) {
     target: JSON.stringify(typical.target),
   };
   const options = { batches: quick ? 5 : 15 };
+  const us = (result) =>
+    formatStats({ median: result.median * 1000, min: result.min * 1000, max: result.max * 1000 }, 2);
   const rows = [];
-  for (const [label, args] of [
-    ['typical', typical],
-    ['double-serialised', doubled],
-  ]) {
-    const repaired = applyPlan(plan, args);
-    const viaPlan = perOperation(() => applyPlan(plan, args), options);
-    const viaReference = perOperation(() => coerceJsonArgs(args, input), options);
-    const zodAlone = perOperation(() => input.parse(repaired), options);
-    const us = (result) =>
-      formatStats({ median: result.median * 1000, min: result.min * 1000, max: result.max * 1000 }, 2);
-    rows.push(
-      `| ${label} | ${us(viaPlan)} | ${us(viaReference)} | ${us(zodAlone)} | ${((viaPlan.median / zodAlone.median) * 100).toFixed(1)}% | ${(viaReference.median / viaPlan.median).toFixed(1)}× |`,
-    );
+  for (const [library, input, adapter] of await searchInputs()) {
+    const { plan } = prepareTool(defineTool({ name: 'search', description: 'Search.', input }));
+    for (const [label, args] of [
+      ['typical', typical],
+      ['double-serialised', doubled],
+    ]) {
+      const repaired = applyPlan(plan, args);
+      const parsed = adapter.validate(input, repaired);
+      if (parsed instanceof Promise || parsed.issues)
+        throw new Error(`${library} refused the benchmark's arguments`);
+      const viaPlan = perOperation(() => applyPlan(plan, args), options);
+      const viaReference = perOperation(() => coerceJsonArgs(args, input), options);
+      const parseAlone = perOperation(() => adapter.validate(input, repaired), options);
+      rows.push(
+        `| ${library} | ${label} | ${us(viaPlan)} | ${us(viaReference)} | ${us(parseAlone)} | ${((viaPlan.median / parseAlone.median) * 100).toFixed(1)}% | ${(viaReference.median / viaPlan.median).toFixed(1)}× |`,
+      );
+    }
   }
   return [
-    '| arguments | applyPlan µs, median (min–max) | coerceJsonArgs µs | Zod parse alone µs | plan ÷ Zod | reference ÷ plan |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| library | arguments | applyPlan µs, median (min–max) | coerceJsonArgs µs | its parse alone µs | plan ÷ parse | reference ÷ plan |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }
@@ -302,6 +359,8 @@ export async function benchmarkSize() {
     runtime: 'src/runtime/index.js',
     // A server imports the run-time adapter of each schema library its contracts use.
     'runtime/zod4': 'src/adapters/zod4/runtime.js',
+    'runtime/zod3': 'src/adapters/zod3/runtime.js',
+    'runtime/standard': 'src/adapters/standard/runtime.js',
     mcp: 'src/surfaces/mcp.js',
   };
   for (const [entry, file] of Object.entries(entries)) {

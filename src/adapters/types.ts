@@ -40,6 +40,11 @@ export interface SchemaView<Schema = unknown> {
   tags(option: Schema, key: string): readonly unknown[];
   /** The library's own name for the schema's type, for messages: `string`, `optional`. */
   typeName(schema: Schema): string;
+  /**
+   * True for an object schema itself, not wrapped: its keys are the keys of the arguments it takes,
+   * as params and extension keys must be, since the runtime splits them off by those keys.
+   */
+  isObject(schema: Schema): boolean;
 }
 
 export type Dialect = 'draft-2020-12' | 'draft-07';

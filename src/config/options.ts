@@ -9,13 +9,12 @@ import { type Problem, ToolprepError } from '../shared/problems.js';
  * declared with, since the runtime splits them from the arguments by its keys.
  */
 function isObjectSchema(value: unknown): boolean {
-  const view = libraryOf(value)?.view;
-  return view !== undefined && view.resolve(value) === value && view.node(value).kind === 'object';
+  return libraryOf(value)?.view.isObject(value) ?? false;
 }
 
 function describeValue(value: unknown): string {
   const view = libraryOf(value)?.view;
-  if (view) return `a ${view.library} ${view.typeName(value)} schema`;
+  if (view) return `a ${view.typeName(value)} schema (${view.library})`;
   return value === null ? 'null' : typeof value;
 }
 

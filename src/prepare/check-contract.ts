@@ -85,7 +85,7 @@ export function checkContract(
   if (params) {
     const { view } = params.builder;
     // Params are split from input by their keys, so they must be an object itself, not wrapped.
-    if (view.resolve(params.schema) !== params.schema || view.node(params.schema).kind !== 'object') {
+    if (!view.isObject(params.schema)) {
       report({
         code: 'params-not-object',
         tool: name,

@@ -1,7 +1,8 @@
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import { defineTool } from 'toolprep';
-import { formatProblem, type PrepareToolOptions, prepareTool } from 'toolprep/build';
+import { formatProblem, type PrepareToolOptions, prepareTool, prepareToolSet } from 'toolprep/build';
+import { createToolRuntime } from 'toolprep/runtime';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import { z as z3 } from 'zod3';
@@ -326,6 +327,52 @@ describe.each(['arktype', 'valibot'] as const)('%s', (library) => {
   ])('%s', (_case, input, args, expected) => {
     expect(coerceBothWays(input, args)).toEqual(expected);
   });
+});
+
+describe.each([
+  {
+    library: 'ArkType',
+    extend: type({ tenant: 'string', 'since?': 'Date' }),
+    params: type({ root: 'string' }),
+    input: type({ tags: 'string[]' }),
+  },
+  {
+    library: 'Valibot',
+    extend: valibot(v.object({ tenant: v.string(), since: v.optional(v.date()) })),
+    params: valibot(v.object({ root: v.string() })),
+    input: valibot(v.object({ tags: v.array(v.string()) })),
+  },
+])('$library at run time', ({ extend, params, input }) => {
+  const readFiles = defineTool({ name: 'read_files', description: 'Read.', params, input });
+  // The extension schema holds a Date, which no document shows: its keys are still read at start.
+  const toolSet = prepareToolSet({ readFiles }, { extend: { schema: extend, advertise: false } as never });
+  const runtime = createToolRuntime(toolSet, {
+    handlers: { read_files: (args: unknown, context: unknown) => ({ args, context }) },
+    extend: { schema: extend as never, resolve: (values) => values },
+  });
+
+  test('extension keys and params are split off, the rest repaired, each part parsed by its own schema', async () => {
+    expect(await runtime.call('read_files', { tenant: 'acme', root: 'r', tags: '["a"]' })).toEqual({
+      ok: true,
+      value: { args: { root: 'r', tags: ['a'] }, context: { tenant: 'acme' } },
+    });
+  });
+
+  test("bad arguments get the library's own message, with the field", async () => {
+    expect(await runtime.call('read_files', { tenant: 'acme', root: 1, tags: [] })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^Invalid arguments: root: /) },
+    });
+  });
+});
+
+test('params and extension keys of a Standard library must be objects, said in its terms', () => {
+  expect(() =>
+    prepareTool(defineTool({ name: 'tool', description: 'A tool.', params: type('string') as never })),
+  ).toThrow('tool "tool", params: must be an object schema, not string');
+  expect(() => prepareToolSet({}, { extend: { schema: valibot(v.string()) } as never })).toThrow(
+    'option "extend.schema": must be an object schema, such as z.object({ tenant: z.string() }), not a string schema (a Standard JSON Schema library)',
+  );
 });
 
 test('a Valibot schema without its JSON Schema converter is refused with what to wrap it in', () => {

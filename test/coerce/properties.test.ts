@@ -2,14 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { coerceBothWays, type Outcome, planOf } from '../support/coerce.js';
+import { PROPERTY_TIMEOUT, propertyRuns } from '../support/property-runs.js';
 import { sampleOf, serialiseSome } from '../support/schema-arbitrary.js';
 import { LIBRARIES } from '../support/schema-libraries.js';
 
 const LIST_AS_TEXT = / is a list written as text — pass the array itself, not JSON written as text$/;
-/** `npm run fuzz` raises this; the suite's own runs give at least 10,000 plan-versus-reference cases. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
-/** A library that builds its types slowly (ArkType) needs minutes for these counts. */
-const PROPERTY_TIMEOUT = 600_000;
+/** The suite's own runs give at least 10,000 plan-versus-reference cases per library. */
+const RUNS = propertyRuns(2000);
 
 /** A seeded coin, so that fast-check can shrink which structures were written as text. */
 function coin(seed: number): () => boolean {

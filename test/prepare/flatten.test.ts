@@ -5,9 +5,9 @@ import { prepareTool } from 'toolprep/build';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 import { z as z3 } from 'zod3';
 import { z as z3v3 } from 'zod325/v3';
-import type { $ZodType } from 'zod/v4/core';
 import { compileSchema } from '../support/ajv.js';
 
 type Doc = Record<string, unknown> & { properties?: Record<string, unknown> };

@@ -3,12 +3,11 @@ import { defineTool } from 'toolprep';
 import { prepareTool } from 'toolprep/build';
 import { describe, expect, test } from 'vitest';
 import { compileSchema } from '../support/ajv.js';
+import { PROPERTY_TIMEOUT, propertyRuns } from '../support/property-runs.js';
 import { buildSchema, inputSpecArbitrary, sampleOf } from '../support/schema-arbitrary.js';
 import { LIBRARIES } from '../support/schema-libraries.js';
 
-const SUPERSET_RUNS = 300;
-/** A library that builds its types slowly (ArkType) needs minutes for these counts. */
-const PROPERTY_TIMEOUT = 600_000;
+const SUPERSET_RUNS = propertyRuns(300);
 
 describe.each(LIBRARIES)('presentation properties: $name', (library) => {
   const caseArbitrary = library.inputs.chain((spec) =>

@@ -87,12 +87,12 @@ describe.each([
     const server = fixture.read('src/server.ts');
     fixture.write(
       'src/server.ts',
-      server.replace('${frame.x},${frame.y}', '${frame.x.toFixed()},${theme.toFixed()}'),
+      server.replace('files: [paths].flat()', 'files: [paths.toUpperCase()]'),
     );
     const broken = typeCheck();
     fixture.write('src/server.ts', server);
     expect(broken.stdout).toMatch(
-      /src\/server\.ts\(\d+,\d+\): error TS2551: Property 'toFixed' does not exist on type '"light" \| "dark"'/,
+      /src\/server\.ts\(\d+,\d+\): error TS2339: Property 'toUpperCase' does not exist on type 'string \| string\[\]'/,
     );
     expect(broken.stdout.match(/error TS/g)).toHaveLength(1);
   });

@@ -1,11 +1,6 @@
 import type { SchemaNode, SchemaView } from '../types.js';
-import {
-  discriminatorOf,
-  isStandardJsonSchema,
-  type StandardJsonSchema,
-  standardDocument,
-  tagsOfJson,
-} from './document.js';
+import { discriminatorOf, standardDocument, tagsOfJson } from './document.js';
+import { isStandardJsonSchema, type StandardJsonSchema } from './vendor.js';
 
 /** A place in a JSON Schema document: a subschema, and the document its references point into. */
 export class JsonNode {
@@ -117,7 +112,9 @@ export const standardView: SchemaView<unknown> = {
     return tagsOfJson(properties[key]) ?? [];
   },
   typeName: (schema) => {
-    const json = schema instanceof JsonNode ? schema.json : undefined;
+    const { json } = standardView.resolve(schema) as JsonNode;
     return isRecord(json) && typeof json.type === 'string' ? json.type : 'schema';
   },
+  // The document shows no wrapper its library may have: an object at its root is taken as one.
+  isObject: (schema) => standardView.node(standardView.resolve(schema)).kind === 'object',
 };

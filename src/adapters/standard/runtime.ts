@@ -1,5 +1,5 @@
 import type { RuntimeAdapter } from '../../manifest/tool-set.js';
-import { isStandardJsonSchema, type StandardJsonSchema, standardDocument } from './document.js';
+import { isStandardJsonSchema, type StandardJsonSchema, vendorOptions } from './vendor.js';
 
 /** An object schema's keys, read once from its JSON Schema. */
 const keys = new WeakMap<object, string[]>();
@@ -16,11 +16,13 @@ export const standard: RuntimeAdapter = {
   keysOf(schema) {
     let found = keys.get(schema as object);
     if (!found) {
-      const { properties } = standardDocument(
-        schema as StandardJsonSchema,
-        'draft-2020-12',
-        'input',
-      ).document;
+      // The vendor's options mark what it cannot show instead of throwing: the keys are still read.
+      const standard = (schema as StandardJsonSchema)['~standard'];
+      const { properties } =
+        standard.jsonSchema?.input({
+          target: 'draft-2020-12',
+          libraryOptions: vendorOptions(standard.vendor, 'input'),
+        }) ?? {};
       found = Object.keys(typeof properties === 'object' && properties !== null ? properties : {});
       keys.set(schema as object, found);
     }

@@ -44,6 +44,7 @@ export const zod3View: SchemaView<Zod3Schema> = {
     return field ? (tagsOf(field) ?? []) : [];
   },
   typeName: (schema) => schema._def.typeName.replace(/^Zod/, '').toLowerCase(),
+  isObject: (schema) => zod3View.resolve(schema) === schema && zod3View.node(schema).kind === 'object',
 };
 
 /** The values a literal or an enum is limited to; undefined for another schema. */

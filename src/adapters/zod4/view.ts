@@ -66,4 +66,5 @@ export const zod4View: SchemaView<$ZodType> = {
     return [...(propValues?.[key] ?? [])];
   },
   typeName: (schema) => defOf(schema).type,
+  isObject: (schema) => zod4View.resolve(schema) === schema && zod4View.node(schema).kind === 'object',
 };
