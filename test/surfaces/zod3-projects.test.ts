@@ -85,10 +85,7 @@ describe.each([
       );
     expect(typeCheck().stdout).toBe('');
     const server = fixture.read('src/server.ts');
-    fixture.write(
-      'src/server.ts',
-      server.replace('files: [paths].flat()', 'files: [paths.toUpperCase()]'),
-    );
+    fixture.write('src/server.ts', server.replace('files: [paths].flat()', 'files: [paths.toUpperCase()]'));
     const broken = typeCheck();
     fixture.write('src/server.ts', server);
     expect(broken.stdout).toMatch(
