@@ -136,6 +136,27 @@ describe.each([
     expect(attempt).toThrow(/input\.later: Promises .*arguments arrive as JSON, never as a promise/);
   });
 
+  test("the output side, as Zod 4's converter shows it: a default or a catch is always there, a stripping object has no other keys", () => {
+    const output = z.object({
+      n: z.number().default(1),
+      o: z.string().optional(),
+      c: z.string().catch('x'),
+      loose: z.object({ a: z.string() }).passthrough(),
+    });
+    expect(prepare(undefined, {}, output).outputSchema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: {
+        n: { type: 'number', default: 1 },
+        o: { type: 'string' },
+        c: { type: 'string', default: 'x' },
+        loose: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+      },
+      required: ['n', 'c', 'loose'],
+      additionalProperties: false,
+    });
+  });
+
   test('z.custom() is shown as any value: Zod 3 builds it from z.any() (an approximation)', () => {
     expect(fieldOf(z.object({ field: z.custom<string>(() => true) })).field).toEqual({});
   });

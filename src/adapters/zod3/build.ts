@@ -63,7 +63,9 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
       definitions: sharedDefinitions(schema) as never,
       effectStrategy: 'input',
       pipeStrategy: io,
-      removeAdditionalStrategy: 'strict',
+      // Input: only .strict() refuses extra keys. Output: a stripping object gives none either, as
+      // Zod 4's converter says on the output side.
+      removeAdditionalStrategy: io === 'input' ? 'strict' : 'passthrough',
       allowedAdditionalProperties: undefined,
       override: (def, refs) => {
         const { typeName } = def as unknown as Zod3Def;
@@ -84,11 +86,19 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
         return ignoreOverride;
       },
       postProcess: (json, def) => {
-        const { typeName, catchValue } = def as unknown as Zod3Def;
+        const { typeName, catchValue, shape } = def as unknown as Zod3Def;
         // A discriminated union takes exactly one variant, as Zod 4's converter says.
         if (typeName === 'ZodDiscriminatedUnion' && (json as { anyOf?: unknown })?.anyOf) {
           const { anyOf, ...rest } = json as { anyOf: unknown[] };
           return { ...rest, oneOf: anyOf } as never;
+        }
+        // On the output side a field with a default or a catch is always there.
+        if (io === 'output' && typeName === 'ZodObject' && json) {
+          const required = Object.entries(shape?.() ?? {})
+            .filter(([, field]) => !mayBeMissingFromOutput(field))
+            .map(([key]) => key);
+          const { required: _input, ...rest } = json as { required?: string[] };
+          return (required.length > 0 ? { ...rest, required } : rest) as never;
         }
         // A fixed `.catch()` value is shown as the default, as Zod 4's converter shows it.
         if (typeName === 'ZodCatch' && json && catchValue) {
@@ -156,6 +166,16 @@ function childrenOf(schema: Zod3Schema): Zod3Schema[] {
     def.right,
     def.typeName === 'ZodPipeline' ? def.out : undefined,
   ].filter((child): child is Zod3Schema => typeof child === 'object' && child !== null && '_def' in child);
+}
+
+/** Whether a field's parsed value may lack it: optional, and not given a value by a default. */
+function mayBeMissingFromOutput(field: Zod3Schema): boolean {
+  const def = field._def;
+  if (def.typeName === 'ZodOptional') return true;
+  if (def.typeName === 'ZodDefault' || def.typeName === 'ZodCatch') return false;
+  if (def.typeName === 'ZodReadonly' || def.typeName === 'ZodBranded')
+    return mayBeMissingFromOutput(wrappedBy(field) as Zod3Schema);
+  return (field as unknown as { isOptional(): boolean }).isOptional();
 }
 
 /**
