@@ -5,6 +5,7 @@ import { formatProblem, type PrepareToolOptions, prepareTool, prepareToolSet } f
 import { createToolRuntime } from 'toolprep/runtime';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
+import { z as z4 } from 'zod';
 import { z as z3 } from 'zod3';
 import { z as z3v3 } from 'zod325/v3';
 import { compileSchema } from '../support/ajv.js';
@@ -385,6 +386,29 @@ describe.each([
       error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^Invalid arguments: root: /) },
     });
   });
+});
+
+test('one contract may mix libraries: Zod 3 params beside a Zod 4 input, each parsed by its own', async () => {
+  const move = defineTool({
+    name: 'move_note',
+    description: 'Move a note.',
+    params: z3.object({ notebook: z3.string() }),
+    input: z4.object({ to: z4.object({ folder: z4.string() }) }),
+  });
+  const toolSet = prepareToolSet({ move });
+  expect(toolSet.prepared[0]).toMatchObject({ libraries: ['zod3', 'zod4'], params: ['notebook'] });
+  expect(toolSet.adapters.map((adapter) => adapter.name).sort()).toEqual(['zod3', 'zod4']);
+  const runtime = createToolRuntime(toolSet, { handlers: { move_note: (args: unknown) => args } });
+  expect(await runtime.call('move_note', { notebook: 'n', to: '{"folder":"f"}' })).toEqual({
+    ok: true,
+    value: { notebook: 'n', to: { folder: 'f' } },
+  });
+  const invalid = await runtime.call('move_note', { notebook: 1, to: { folder: 2 } });
+  expect(invalid).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+  // Each part's message is its own library's: Zod 3 for params, Zod 4 for input.
+  expect((invalid as { error: { message: string } }).error.message).toMatch(
+    /notebook: Expected string, received number[\s\S]*to\.folder: Invalid input: expected string, received number/,
+  );
 });
 
 test('params and extension keys of a Standard library must be objects, said in its terms', () => {
