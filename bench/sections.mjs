@@ -63,8 +63,11 @@ export async function benchmarkStatelessList({ counts, quick }) {
       const runtime = createToolRuntime(
         {
           format: manifest.format,
+          extensionKeys: manifest.extensionKeys,
           prepared: tools,
           load: Object.fromEntries(tools.map((tool) => [tool.name, () => undefined])),
+          // Only listed, never called: no schema library is needed.
+          adapters: [],
         },
         { handlers: Object.fromEntries(tools.map((tool) => [tool.name, () => 'ok'])) },
       );
@@ -177,12 +180,14 @@ async function searchInputs() {
       weights: v.record(v.string(), v.number()),
     }),
   );
+  const version = (name) =>
+    JSON.parse(readFileSync(path.join(REPO, 'node_modules', name, 'package.json'), 'utf8')).version;
   return [
-    ['zod 4.6.7', zodSearchInput(z), zod4],
-    ['zod 3.23.8', zodSearchInput(z3), zod3],
-    ['zod/v3 (3.25.76)', zodSearchInput(z3v3), zod3],
-    ['ArkType 2.2.10', arktype, standard],
-    ['Valibot 1.5.0', valibot, standard],
+    [`zod ${version('zod')}`, zodSearchInput(z), zod4],
+    [`zod ${version('zod3')}`, zodSearchInput(z3), zod3],
+    [`zod/v3 (${version('zod325')})`, zodSearchInput(z3v3), zod3],
+    [`ArkType ${version('arktype')}`, arktype, standard],
+    [`Valibot ${version('valibot')}`, valibot, standard],
   ];
 }
 

@@ -388,6 +388,33 @@ describe.each([
   });
 });
 
+test.each([
+  ['zod 3.23', z3],
+  ['zod/v3 (3.25)', z3v3 as unknown as typeof z3],
+])(
+  '%s at run time: a refusal deferred to the member finds it again and asks its own parser',
+  async (_library, z) => {
+    const attach = defineTool({
+      name: 'attach',
+      description: 'Attach images.',
+      input: z.object({
+        images: z.union([z.string(), z.array(z.string().refine((s) => s.endsWith('.png')))]),
+      }),
+    });
+    const toolSet = prepareToolSet({ attach });
+    expect(JSON.stringify(toolSet.prepared[0]?.plan)).toContain('"defer":["input",".images","|1"]');
+    const runtime = createToolRuntime(toolSet, { handlers: { attach: (args: unknown) => args } });
+    expect(await runtime.call('attach', { images: '["a.png"]' })).toMatchObject({
+      ok: false,
+      error: { message: `images${LIST}` },
+    });
+    expect(await runtime.call('attach', { images: '["a.txt"]' })).toEqual({
+      ok: true,
+      value: { images: '["a.txt"]' },
+    });
+  },
+);
+
 test('one contract may mix libraries: Zod 3 params beside a Zod 4 input, each parsed by its own', async () => {
   const move = defineTool({
     name: 'move_note',
