@@ -89,6 +89,64 @@ function flattenNode(node: JsonSchema): JsonSchema | undefined {
   };
 }
 
+/**
+ * A root union whose members are all objects (a plain `z.union`, or a discriminated union with no
+ * tag to flatten by) merged into one object, for clients and providers that refuse a union at the
+ * top of a tool input (Anthropic, OpenAI strict, Gemini): every member's fields, each required
+ * only where every member requires it, a field the members declare differently as the `anyOf` of
+ * its distinct shapes. The result accepts a superset of what the union accepts; the forms the
+ * members make are listed in the description. Any other root is returned as it is.
+ */
+export function mergeRootUnion(document: JsonSchema): JsonSchema {
+  const { anyOf, oneOf, $schema, type: _type, ...rest } = document;
+  const members = anyOf ?? oneOf;
+  if (!Array.isArray(members) || members.length < 2 || !members.every(isObjectVariant)) return document;
+  if ('properties' in rest || 'required' in rest) return document;
+  const required = members.map((member) => new Set(requiredOf(member)));
+  const keys = [...new Set(members.flatMap((member) => Object.keys(member.properties)))];
+  const forms = members.map((member, index) => `${index + 1}) ${Object.keys(member.properties).join(', ')}`);
+  const properties: Record<string, JsonSchema> = {};
+  for (const key of keys) {
+    const declaring = members.flatMap((member, index) => (key in member.properties ? [index] : []));
+    const shapes = declaring.map((index) => members[index]?.properties[key] as JsonSchema);
+    const field = distinctShapes(shapes);
+    const requiring = declaring.filter((index) => required[index]?.has(key));
+    const hint =
+      requiring.length === members.length
+        ? undefined
+        : requiring.length > 0
+          ? `Required in form ${requiring.map((index) => index + 1).join(', ')}`
+          : declaring.length < members.length
+            ? `Form ${declaring.map((index) => index + 1).join(', ')} only`
+            : undefined;
+    properties[key] = hint ? withHint(field, hint) : field;
+  }
+  const strict = members.every((member) => member.additionalProperties === false);
+  const formsText = `One of ${members.length} forms: ${forms.join('; ')}.`;
+  const description = typeof rest.description === 'string' ? `${rest.description} ${formsText}` : formsText;
+  return {
+    ...($schema === undefined ? {} : { $schema }),
+    type: 'object',
+    properties,
+    required: keys.filter((key) => required.every((keysOfMember) => keysOfMember.has(key))),
+    ...(strict ? { additionalProperties: false } : {}),
+    ...rest,
+    description,
+  };
+}
+
+/** One schema where every shape is the same (annotations aside), else the `anyOf` of the distinct ones. */
+function distinctShapes(schemas: readonly JsonSchema[]): JsonSchema {
+  const distinct = new Map<string, JsonSchema>();
+  for (const schema of schemas) {
+    const shape = canonicalJson(withoutAnnotations(schema));
+    if (!distinct.has(shape)) distinct.set(shape, schema);
+  }
+  if (distinct.size === 1)
+    return { ...withoutAnnotations(schemas[0] as JsonSchema), ...agreedAnnotations(schemas) };
+  return { anyOf: [...distinct.values()].map(withoutAnnotations), ...agreedAnnotations(schemas) };
+}
+
 function isObjectVariant(value: unknown): value is JsonSchema & { properties: Record<string, unknown> } {
   return isSchemaObject(value) && value.type === 'object' && isSchemaObject(value.properties);
 }

@@ -8,7 +8,7 @@ import { deepFreeze, digestOf } from '../shared/canonical-json.js';
 import { formatProblem, type Problem, ToolprepError } from '../shared/problems.js';
 import { checkContract } from './check-contract.js';
 import { compilePlan, type PlanRoot } from './compile-plan.js';
-import { flattenUnions } from './flatten.js';
+import { flattenUnions, mergeRootUnion } from './flatten.js';
 import { DEFS_KEY, type Dialect, isSchemaObject } from './json-schema.js';
 import { declaredKeys, mergeParamsIntoInput } from './merge-params.js';
 import { presentSchema } from './present.js';
@@ -108,7 +108,7 @@ export function prepareTool(
       }
       document = mergeParamsIntoInput(document, leadingDocument, dialect);
     }
-    if (settings.flatten) document = flattenUnions(document);
+    if (settings.flatten) document = mergeRootUnion(flattenUnions(document));
     if (document.type === 'object') return document;
     const { $schema, ...body } = document;
     return { $schema, type: 'object', ...body };

@@ -235,11 +235,60 @@ describe('flattening discriminated unions', () => {
       ]),
       'oneOf',
     ],
-  ])('%s stays as it is, under a top-level object type', (_case, input, keyword) => {
+  ])(
+    '%s stays as it is where it is nested, and is merged into one object at the root',
+    (_case, input, keyword) => {
+      const nested = flat(z.object({ v: input as z.ZodType })).mcp.properties?.v as Doc;
+      expect(Array.isArray(nested[keyword])).toBe(true);
+      const { mcp } = flat(input);
+      expect(mcp.type).toBe('object');
+      expect(mcp.anyOf ?? mcp.oneOf).toBeUndefined();
+      expect(mcp.description).toMatch(/^One of 2 forms: 1\) .*; 2\) .*\.$/);
+    },
+  );
+
+  test('a plain root union is merged conservatively: every field, required where every form requires it, differing shapes as anyOf', () => {
+    const input = z.union([
+      z.object({ query: z.string(), limit: z.number().optional() }),
+      z.object({ id: z.string(), limit: z.number().int() }),
+      z.strictObject({ query: z.array(z.string()), tag: z.literal('x').nullable() }),
+    ]);
     const { mcp } = flat(input);
-    expect(mcp.type).toBe('object');
-    expect(Array.isArray(mcp[keyword])).toBe(true);
-    expect(mcp.properties).toBeUndefined();
+    expect(mcp).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: {
+        query: {
+          anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+          description: 'Required in form 1, 3',
+        },
+        limit: {
+          anyOf: [
+            { type: 'number' },
+            { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+          ],
+          description: 'Required in form 2',
+        },
+        id: { type: 'string', description: 'Required in form 2' },
+        tag: { anyOf: [{ type: 'string', const: 'x' }, { type: 'null' }], description: 'Required in form 3' },
+      },
+      required: [],
+      description: 'One of 3 forms: 1) query, limit; 2) id, limit; 3) query, tag.',
+    });
+    // A superset: every value a form takes is valid.
+    const validate = compileSchema(mcp);
+    for (const value of [{ query: 'a' }, { id: 'i', limit: 2 }, { query: ['a'], tag: null }])
+      expect(validate(value)).toBe(true);
+  });
+
+  test('members the same field declares identically give one schema, not an anyOf', () => {
+    const input = z.union([
+      z.object({ a: z.string(), mode: z.literal('x').nullable() }),
+      z.object({ b: z.string(), mode: z.literal('x').nullable() }),
+    ]);
+    expect(flat(input).mcp.properties?.mode).toEqual({
+      anyOf: [{ type: 'string', const: 'x' }, { type: 'null' }],
+    });
   });
 
   test('the result does not depend on the order of the variants', () => {
