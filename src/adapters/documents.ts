@@ -47,13 +47,17 @@ function convertMap(value: unknown): unknown {
 
 const DEFINITION_REF = /^#\/(\$defs|definitions)\/(.+)$/;
 
-/**
- * A document with every reference to a definition that is not recursive replaced by the
- * definition itself, as Zod 4 writes documents: definitions stay only where a schema contains
- * itself. A root that is a reference is written out in place (its definition kept when
- * recursive). Unions and objects then stand where they are used, for flattening and plans to see.
- */
-export function inlineAcyclicReferences(document: JsonSchema): JsonSchema {
+/** A document's definitions: where they are, how a reference names one, and which are recursive. */
+export interface DefinitionGraph {
+  readonly defsKey: '$defs' | 'definitions';
+  readonly defs: Readonly<Record<string, unknown>>;
+  /** The definition a `$ref` names, or undefined for any other reference. */
+  targetOf(ref: unknown): string | undefined;
+  /** The definitions that contain themselves, directly or through others. */
+  readonly recursive: ReadonlySet<string>;
+}
+
+export function definitionGraph(document: JsonSchema): DefinitionGraph {
   const defsKey = '$defs' in document ? '$defs' : 'definitions';
   const defs = (document[defsKey] ?? {}) as Record<string, unknown>;
   const targetOf = (ref: unknown): string | undefined => {
@@ -79,6 +83,17 @@ export function inlineAcyclicReferences(document: JsonSchema): JsonSchema {
       return reaches(next, to, seen);
     });
   const recursive = new Set(Object.keys(defs).filter((name) => reaches(name, name)));
+  return { defsKey, defs, targetOf, recursive };
+}
+
+/**
+ * A document with every reference to a definition that is not recursive replaced by the
+ * definition itself, as Zod 4 writes documents: definitions stay only where a schema contains
+ * itself. A root that is a reference is written out in place (its definition kept when
+ * recursive). Unions and objects then stand where they are used, for flattening and plans to see.
+ */
+export function inlineAcyclicReferences(document: JsonSchema): JsonSchema {
+  const { defsKey, defs, targetOf, recursive } = definitionGraph(document);
   const inline = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(inline);
     if (typeof value !== 'object' || value === null) return value;

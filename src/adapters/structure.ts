@@ -1,5 +1,5 @@
 import { type Position, positionStep } from '../manifest/plan.js';
-import type { SchemaView } from './types.js';
+import type { SchemaNode, SchemaView } from './types.js';
 
 /**
  * The questions the coercion rule asks of a schema, answered once for every library from its view:
@@ -78,4 +78,55 @@ export function listMembers<S, M extends { schema: S }>(view: SchemaView<S>, mem
     const { kind } = view.node(view.resolve(member.schema));
     return kind === 'array' || kind === 'tuple';
   });
+}
+
+/**
+ * The inverse step `nullAbsent` at an object: its keys that may be left out and whose field
+ * refuses `null`. Deleting such a `null` only ever turns a value the contract refuses into one it
+ * may accept.
+ */
+export function absentWhenNull<S>(
+  view: SchemaView<S>,
+  object: S,
+  node: Extract<SchemaNode<S>, { kind: 'object' }>,
+): string[] {
+  const optional = new Set(view.optionalKeys(object));
+  return Object.entries(node.fields)
+    .filter(([key, field]) => optional.has(key) && !view.takesNull(field))
+    .map(([key]) => key);
+}
+
+/** Whether an object (or a record) refuses `null` at every key it does not declare. */
+export function refusesNullBeyond<S>(view: SchemaView<S>, node: SchemaNode<S>): boolean {
+  if (node.kind === 'record') return !view.takesNull(node.values);
+  if (node.kind !== 'object') return false;
+  return node.closed === true || (node.rest !== undefined && !view.takesNull(node.rest));
+}
+
+/**
+ * For a union with several object members: the keys some member declares at which no member takes
+ * `null`, so that the union refuses any value with `null` there (none when a member is not a plain
+ * object or record).
+ */
+export function keysNoMemberTakesNullAt<S>(view: SchemaView<S>, members: readonly S[]): string[] {
+  const nodes = members.map((member) => view.node(view.resolve(member)));
+  if (!nodes.every((node) => node.kind === 'object' || node.kind === 'record')) return [];
+  const keys = new Set(nodes.flatMap((node) => (node.kind === 'object' ? Object.keys(node.fields) : [])));
+  const takesNullAt = (node: SchemaNode<S>, key: string): boolean => {
+    if (node.kind === 'object' && node.fields[key] !== undefined) return view.takesNull(node.fields[key]);
+    return !refusesNullBeyond(view, node);
+  };
+  return [...keys].filter((key) => nodes.every((node) => !takesNullAt(node, key)));
+}
+
+/**
+ * The inverse step `caseFold` at a position: the strings it takes when it takes no other, unless
+ * two of them differ only in case (a folded string could then be either).
+ */
+export function foldMembers<S>(view: SchemaView<S>, schema: S): readonly string[] | undefined {
+  const values = view.stringValues(schema);
+  if (!values) return undefined;
+  return new Set(values.map((value) => value.toLowerCase())).size === new Set(values).size
+    ? values
+    : undefined;
 }

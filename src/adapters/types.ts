@@ -8,7 +8,14 @@ import type { PositionFinder, RuntimeAdapter } from '../manifest/tool-set.js';
  * they wrap (optional, default, a pipe's input side, …) are looked through before a node is read.
  */
 export type SchemaNode<Schema> =
-  | { readonly kind: 'object'; readonly fields: Readonly<Record<string, Schema>>; readonly rest?: Schema }
+  | {
+      readonly kind: 'object';
+      readonly fields: Readonly<Record<string, Schema>>;
+      /** What the keys it does not declare take (a catch-all); absent when they are stripped. */
+      readonly rest?: Schema;
+      /** Keys it does not declare are refused (a strict object). */
+      readonly closed?: boolean;
+    }
   | { readonly kind: 'record'; readonly values: Schema }
   | { readonly kind: 'array'; readonly element: Schema }
   | { readonly kind: 'tuple'; readonly items: readonly Schema[]; readonly rest?: Schema }
@@ -45,6 +52,18 @@ export interface SchemaView<Schema = unknown> {
    * as params and extension keys must be, since the runtime splits them off by those keys.
    */
   isObject(schema: Schema): boolean;
+  /**
+   * Whether the schema's parser may take `null`: false only where it surely refuses it, so that
+   * the inverse step `nullAbsent` deletes a `null` only where the contract would have refused it.
+   */
+  takesNull(schema: Schema): boolean;
+  /**
+   * The strings the schema takes when it takes no other string (an enum, string literals, through
+   * wrappers that add no string), for the inverse step `caseFold`; undefined otherwise.
+   */
+  stringValues(schema: Schema): readonly string[] | undefined;
+  /** The keys of an object schema that may be left out (optional, or filled by a default). */
+  optionalKeys(object: Schema): readonly string[];
 }
 
 export type Dialect = 'draft-2020-12' | 'draft-07';

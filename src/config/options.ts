@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { libraryOf } from '../adapters/libraries.js';
 import type { ContractSchema } from '../contract/schema-types.js';
+import { PROFILE_NAMES } from '../manifest/profiles.js';
 import { type Problem, ToolprepError } from '../shared/problems.js';
 
 /**
@@ -42,6 +43,14 @@ const optionsObject = z.strictObject({
   names: z.enum(['strict', 'mcp']).default('strict'),
   /** `error`, or `degrade` a node JSON Schema cannot show to `{}` with a warning. */
   unrepresentable: z.enum(['error', 'degrade']).default('error'),
+  /**
+   * The model providers' dialects to prepare each tool's input for, beside the MCP and agent
+   * documents (docs/guide/profiles.md); each also adds the inverse steps its calls need to the plan.
+   */
+  profiles: z
+    .array(z.enum(PROFILE_NAMES))
+    .refine((names) => new Set(names).size === names.length, { message: 'names a profile twice' })
+    .default([]),
   /** Extension keys every tool takes: an object schema, advertised unless `advertise` is false. */
   extend: z
     .strictObject({
@@ -68,6 +77,7 @@ export const prepareOptionsSchema = optionsObject.pick({
   flatten: true,
   names: true,
   unrepresentable: true,
+  profiles: true,
   extend: true,
 });
 export type PrepareSettings = z.output<typeof prepareOptionsSchema>;

@@ -21,6 +21,7 @@ const TOOL_KEY_ORDER = [
   'meta',
   'inputSchema',
   'params',
+  'profiles',
   'outputSchema',
   'plan',
   'size',

@@ -3,9 +3,10 @@ import type { PreparedTool } from './prepared-tool.js';
 /**
  * The manifest's format version. The runtime refuses a tool set of another format and says to
  * regenerate. Format 2: deferred refusals name positions in the arguments (format 1 named Zod's
- * own keys), and the extension keys are recorded. docs/reference/manifest.md describes it.
+ * own keys), and the extension keys are recorded. Format 3: provider profiles' documents, and the
+ * inverse steps their calls run in the plan. docs/reference/manifest.md describes it.
  */
-export const MANIFEST_FORMAT = 2;
+export const MANIFEST_FORMAT = 3;
 
 export interface ManifestTool extends PreparedTool {
   /** Where the contract is: `src/tools/files.ts#readFiles`. */

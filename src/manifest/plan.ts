@@ -35,6 +35,21 @@ export interface PlanNode {
   readonly array?: PlanNode;
   /** Both sides of an intersection, in order. */
   readonly all?: readonly PlanNode[];
+  /**
+   * Inverse step `nullAbsent` (only in a call through a profile): these keys are deleted where
+   * their value is `null`, since the contract's field there refuses `null` and may be left out.
+   */
+  readonly nullAbsent?: readonly string[];
+  /**
+   * Inverse step `nullAbsent`: a key not among these (the object's declared keys) is deleted where
+   * its value is `null`, since the object refuses such a key or its catch-all refuses `null`.
+   */
+  readonly nullAbsentBeyond?: readonly string[];
+  /**
+   * Inverse step `caseFold` (only in a call through a profile that needs it): a string here that
+   * is none of these members but equals exactly one of them ignoring case becomes that member.
+   */
+  readonly fold?: readonly string[];
 }
 
 /** Whether an array member of a union accepts a parsed array, as data, or deferred to its parser. */

@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from '../contract/types.js';
 import type { Plan } from './plan.js';
+import type { ProfileDocument, ProfileName } from './profiles.js';
 
 /** A JSON Schema document as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -21,6 +22,8 @@ export interface PreparedTool {
   readonly inputSchema: PresentationDocuments;
   /** The argument keys its params schema takes (split from the input's before each parses). */
   readonly params?: readonly string[];
+  /** The input as each profile the config chose presents it to its provider. */
+  readonly profiles?: { readonly [Profile in ProfileName]?: ProfileDocument };
   readonly outputSchema?: JsonSchema;
   readonly annotations?: ToolAnnotations;
   readonly meta?: { readonly [key: string]: unknown };

@@ -1,11 +1,15 @@
 import {
+  absentWhenNull,
   acceptsRawString,
+  foldMembers,
+  keysNoMemberTakesNullAt,
   listMembers,
+  refusesNullBeyond,
   type StructureKind,
   structureKinds,
   unionMembers,
 } from '../adapters/structure.js';
-import type { SchemaBuilder } from '../adapters/types.js';
+import type { SchemaBuilder, SchemaNode, SchemaView } from '../adapters/types.js';
 import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
 import { positionStep as step } from '../manifest/plan.js';
 
@@ -16,8 +20,19 @@ export interface PlanRoot {
   readonly builder: SchemaBuilder;
 }
 
+/** The inverse steps to compile into the plan: those of the profiles the config chose. */
+export interface InverseSteps {
+  readonly nullAbsent: boolean;
+  readonly caseFold: boolean;
+}
+
+const NO_INVERSE_STEPS: InverseSteps = { nullAbsent: false, caseFold: false };
+
 interface CompileContext {
   readonly root: PlanRoot;
+  readonly inverse: InverseSteps;
+  /** The keys the other roots declare: at the top, the arguments hold them beside this root's. */
+  readonly siblingKeys: readonly string[];
   /** Schemas being compiled, with the definition name given once one refers back to itself. */
   readonly inProgress: Map<unknown, { name?: string }>;
   readonly defs: Record<string, PlanNode>;
@@ -30,12 +45,23 @@ interface CompileContext {
  * recursive schemas become shared definitions. A check that cannot be compiled to data is deferred
  * to the member's own parser, found at run time by its position in the arguments.
  */
-export function compilePlan(roots: readonly PlanRoot[]): Plan {
+export function compilePlan(roots: readonly PlanRoot[], inverse: InverseSteps = NO_INVERSE_STEPS): Plan {
   const defs: Record<string, PlanNode> = {};
   const names = { next: 0 };
-  const nodes = roots.flatMap(
-    (root) => compileNode(root.schema, [root.key], { root, inProgress: new Map(), defs, names }) ?? [],
-  );
+  const keysOfRoot = roots.map((root) => topKeys(root.builder.view, root.schema));
+  const nodes = roots.flatMap((root, index) => {
+    const siblingKeys = keysOfRoot.flatMap((keys, other) => (other === index ? [] : keys));
+    return (
+      compileNode(root.schema, [root.key], {
+        root,
+        inverse,
+        siblingKeys,
+        inProgress: new Map(),
+        defs,
+        names,
+      }) ?? []
+    );
+  });
   const root: PlanNode =
     nodes.length === 1
       ? (nodes[0] as PlanNode)
@@ -44,7 +70,10 @@ export function compilePlan(roots: readonly PlanRoot[]): Plan {
 }
 
 function compileNode(schema: unknown, position: Position, context: CompileContext): PlanNode | undefined {
-  const resolved = context.root.builder.view.resolve(schema);
+  const { view } = context.root.builder;
+  const fold = context.inverse.caseFold ? foldMembers(view, schema) : undefined;
+  if (fold) return { fold };
+  const resolved = view.resolve(schema);
   const entry = context.inProgress.get(resolved);
   if (entry) {
     entry.name ??= `def${context.names.next++}`;
@@ -73,11 +102,21 @@ function compileResolved(schema: unknown, position: Position, context: CompileCo
       }
       return withParts(
         { parse: ['object'] },
-        { fields: nonEmpty(fields), rest: child(node.rest, step.values) },
+        {
+          fields: nonEmpty(fields),
+          rest: child(node.rest, step.values),
+          ...(context.inverse.nullAbsent ? objectNullSteps(view, schema, node, position, context) : {}),
+        },
       );
     }
     case 'record':
-      return withParts({ parse: ['object'] }, { rest: child(node.values, step.values) });
+      return withParts(
+        { parse: ['object'] },
+        {
+          rest: child(node.values, step.values),
+          nullAbsentBeyond: context.inverse.nullAbsent && refusesNullBeyond(view, node) ? [] : undefined,
+        },
+      );
     case 'array':
       return withParts({ parse: ['array'] }, { items: child(node.element, step.items) });
     case 'tuple': {
@@ -125,12 +164,62 @@ function compileUnion(
     });
     return withParts(base, variants.length > 0 ? { tag: discriminator, variants } : {});
   }
+  const takersOf = (kind: StructureKind) =>
+    members.filter((member) => structureKinds(view, member.schema).has(kind));
   const takerOf = (kind: StructureKind) => {
-    const takers = members.filter((member) => structureKinds(view, member.schema).has(kind));
-    const [only] = takers;
-    return takers.length === 1 && only ? compileNode(only.schema, only.position, context) : undefined;
+    const [only, ...others] = takersOf(kind);
+    return only && others.length === 0 ? compileNode(only.schema, only.position, context) : undefined;
   };
-  return withParts(base, { object: takerOf('object'), array: takerOf('array') });
+  const objectTakers = takersOf('object');
+  return withParts(base, {
+    object: takerOf('object'),
+    array: takerOf('array'),
+    nullAbsent:
+      context.inverse.nullAbsent && objectTakers.length > 1
+        ? nonEmptyList(
+            keysNoMemberTakesNullAt(
+              view,
+              objectTakers.map((member) => member.schema),
+            ),
+          )
+        : undefined,
+  });
+}
+
+/**
+ * An object's `nullAbsent` steps: its keys that may be left out and refuse `null`, and (where it
+ * refuses keys it does not declare, or its catch-all refuses `null`) every other key. At the top
+ * of the arguments, the keys of the other roots (params, extension keys) are not this object's.
+ */
+function objectNullSteps<S>(
+  view: SchemaView<S>,
+  schema: S,
+  node: Extract<SchemaNode<S>, { kind: 'object' }>,
+  position: Position,
+  context: CompileContext,
+): Pick<PlanNode, 'nullAbsent' | 'nullAbsentBeyond'> {
+  const nullAbsent = absentWhenNull(view, schema, node);
+  const refusesBeyond = refusesNullBeyond(view, node);
+  const atTop = position.slice(1).every((place) => /^[=|&]/.test(place));
+  return {
+    nullAbsent: nonEmptyList(nullAbsent),
+    nullAbsentBeyond: refusesBeyond
+      ? [...Object.keys(node.fields), ...(atTop ? context.siblingKeys : [])]
+      : undefined,
+  };
+}
+
+/** The keys a root schema declares at the top of the arguments (through unions and intersections). */
+function topKeys<S>(view: SchemaView<S>, schema: S, seen = new Set<S>()): string[] {
+  const resolved = view.resolve(schema);
+  if (seen.has(resolved)) return [];
+  seen.add(resolved);
+  const node = view.node(resolved);
+  if (node.kind === 'object') return Object.keys(node.fields);
+  if (node.kind === 'union')
+    return [...new Set(node.options.flatMap((option) => topKeys(view, option, seen)))];
+  if (node.kind === 'intersection') return node.sides.flatMap((side) => topKeys(view, side, seen));
+  return [];
 }
 
 /**
@@ -163,4 +252,8 @@ function withParts(base: PlanNode, parts: Partial<Record<keyof PlanNode, unknown
 
 function nonEmpty<T extends object>(record: T): T | undefined {
   return Object.keys(record).length > 0 ? record : undefined;
+}
+
+function nonEmptyList<T>(list: readonly T[]): readonly T[] | undefined {
+  return list.length > 0 ? list : undefined;
 }

@@ -22,10 +22,15 @@ export function isSchemaObject(value: unknown): value is JsonSchema {
 }
 
 /**
- * Returns a copy of `schema` with every direct subschema replaced by `map(subschema)`; the input is
- * never mutated, and a node whose children all come back unchanged is returned as it is.
+ * Returns a copy of `schema` with every direct subschema replaced by `map(subschema, segments)`,
+ * where `segments` is the child's place under its parent (`["items"]`, `["anyOf", 1]`,
+ * `["properties", "name"]`); the input is never mutated, and a node whose children all come back
+ * unchanged is returned as it is.
  */
-export function mapSubschemas(schema: JsonSchema, map: (child: JsonSchema) => JsonSchema): JsonSchema {
+export function mapSubschemas(
+  schema: JsonSchema,
+  map: (child: JsonSchema, segments: readonly (string | number)[]) => JsonSchema,
+): JsonSchema {
   let copy: Record<string, unknown> | undefined;
   const set = (key: string, value: unknown): void => {
     copy ??= { ...schema };
@@ -34,14 +39,16 @@ export function mapSubschemas(schema: JsonSchema, map: (child: JsonSchema) => Js
   for (const key of SINGLE_SUBSCHEMA_KEYS) {
     const child = schema[key];
     if (isSchemaObject(child)) {
-      const mapped = map(child);
+      const mapped = map(child, [key]);
       if (mapped !== child) set(key, mapped);
     }
   }
   for (const key of SUBSCHEMA_LIST_KEYS) {
     const list = schema[key];
     if (!Array.isArray(list)) continue;
-    const mapped = list.map((child: unknown) => (isSchemaObject(child) ? map(child) : child));
+    const mapped = list.map((child: unknown, index) =>
+      isSchemaObject(child) ? map(child, [key, index]) : child,
+    );
     if (mapped.some((child, index) => child !== list[index])) set(key, mapped);
   }
   for (const key of SUBSCHEMA_MAP_KEYS) {
@@ -50,7 +57,7 @@ export function mapSubschemas(schema: JsonSchema, map: (child: JsonSchema) => Js
     let changed = false;
     const mapped: Record<string, unknown> = {};
     for (const [name, child] of Object.entries(entries)) {
-      mapped[name] = isSchemaObject(child) ? map(child) : child;
+      mapped[name] = isSchemaObject(child) ? map(child, [key, name]) : child;
       changed ||= mapped[name] !== child;
     }
     if (changed) set(key, mapped);

@@ -4,14 +4,16 @@ import type { SchemaBuilder } from '../adapters/types.js';
 import { type PrepareSettings, parseOptions, prepareOptionsSchema } from '../config/options.js';
 import type { ToolContract } from '../contract/types.js';
 import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
+import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';
 import { deepFreeze, digestOf } from '../shared/canonical-json.js';
 import { formatProblem, type Problem, ToolprepError } from '../shared/problems.js';
 import { checkContract } from './check-contract.js';
-import { compilePlan, type PlanRoot } from './compile-plan.js';
+import { compilePlan, type InverseSteps, type PlanRoot } from './compile-plan.js';
 import { flattenUnions, mergeRootUnion } from './flatten.js';
 import { DEFS_KEY, type Dialect, isSchemaObject } from './json-schema.js';
 import { declaredKeys, mergeParamsIntoInput } from './merge-params.js';
 import { presentSchema } from './present.js';
+import { prepareProfiles } from './profiles/index.js';
 
 /**
  * The options of `prepareTool`: those of the config that shape a tool (`flatten`, `names`,
@@ -115,6 +117,24 @@ export function prepareTool(
   };
 
   const inputSchema = { mcp: presentInput(DIALECTS.mcp), agent: presentInput(DIALECTS.agent) };
+  const paramsKeys = params?.builder.runtime.keysOf(params.schema);
+  const profiles =
+    problems.length > 0
+      ? undefined
+      : prepareProfiles(
+          settings.profiles,
+          {
+            tool,
+            document: inputSchema.mcp,
+            paramsKeys: paramsKeys ?? [],
+            extensionKeys:
+              extend && settings.extend?.advertise !== false
+                ? extend.builder.runtime.keysOf(extend.schema)
+                : [],
+          },
+          problems,
+          warn,
+        );
   if (problems.length > 0) throw new ToolprepError(problems);
 
   const contractFields = contract as ToolContract;
@@ -130,11 +150,12 @@ export function prepareTool(
     description: identity.description,
     libraries: [...new Set(libraries)].sort(),
     inputSchema,
-    ...optional('params', params?.builder.runtime.keysOf(params.schema)),
+    ...optional('params', paramsKeys),
+    ...optional('profiles', profiles),
     ...optional('outputSchema', output && presentOutput(tool, output, warn)),
     ...optional('annotations', contractFields.annotations),
     ...optional('meta', contractFields.meta),
-    plan: compilePlan(roots),
+    plan: compilePlan(roots, inverseStepsOf(settings.profiles)),
   };
   return deepFreeze({ ...prepared, digest: digestOf(prepared) });
 }
@@ -204,6 +225,12 @@ function describeRoot(document: JsonSchema): string {
   if (document.type !== undefined) return `type ${JSON.stringify(document.type)}`;
   if (document.anyOf || document.oneOf) return 'a union with non-object members';
   return 'a schema of any type';
+}
+
+/** The inverse steps the chosen profiles' calls need, compiled into the plan. */
+function inverseStepsOf(profiles: readonly ProfileName[]): InverseSteps {
+  const steps = new Set(profiles.flatMap((profile) => INVERSE_STEPS[profile]));
+  return { nullAbsent: steps.has('nullAbsent'), caseFold: steps.has('caseFold') };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

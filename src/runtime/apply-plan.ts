@@ -1,4 +1,6 @@
 import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
+import type { InverseStep } from '../manifest/profiles.js';
+import { foldCase, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
 import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
@@ -16,6 +18,11 @@ export interface ApplyPlanOptions {
    * schema at `position` in the contract? The runner supplies it from the loaded contract.
    */
   acceptsAt?: AcceptsAt;
+  /**
+   * The inverse steps to run, for a call through a profile (`INVERSE_STEPS[profile]`): they undo
+   * how that provider's models answer, before the contract's parser runs. None by default.
+   */
+  inverse?: readonly InverseStep[];
 }
 
 export type AcceptsAt = (position: Position, value: unknown) => boolean;
@@ -24,6 +31,8 @@ interface Walk {
   readonly path: Path;
   readonly maxDepth: number;
   readonly acceptsAt: ApplyPlanOptions['acceptsAt'];
+  readonly nullAbsent: boolean;
+  readonly caseFold: boolean;
 }
 
 /** One plan position's repair of a value of one kind: returns the value, or a repaired copy. */
@@ -52,7 +61,14 @@ export function applyPlan(plan: Plan, args: unknown, options?: ApplyPlanOptions)
     root = compileWalk(plan);
     compiledPlans.set(plan, root);
   }
-  return visit(root, args, { path: [], maxDepth: options?.maxDepth ?? 64, acceptsAt: options?.acceptsAt });
+  const inverse = options?.inverse ?? [];
+  return visit(root, args, {
+    path: [],
+    maxDepth: options?.maxDepth ?? 64,
+    acceptsAt: options?.acceptsAt,
+    nullAbsent: inverse.includes('nullAbsent'),
+    caseFold: inverse.includes('caseFold'),
+  });
 }
 
 function visit(node: Compiled, value: unknown, walk: Walk): unknown {
@@ -127,8 +143,14 @@ function compileWalk(plan: Plan): Compiled {
     return (record, walk) => {
       if (Array.isArray(record)) return record;
       const value = (record as Record<string, unknown>)[tag];
-      const structure = compiled.find((variant) => variant.tags.includes(value))?.structure;
-      return structure ? structure(record, walk) : record;
+      let variant = compiled.find((candidate) => candidate.tags.includes(value));
+      if (!variant && walk.caseFold && typeof value === 'string') {
+        const matching = compiled.filter((candidate) =>
+          candidate.tags.some((other) => typeof other === 'string' && sameIgnoringCase(other, value)),
+        );
+        if (matching.length === 1) variant = matching[0];
+      }
+      return variant?.structure ? variant.structure(record, walk) : record;
     };
   };
 
@@ -152,15 +174,18 @@ function compileWalk(plan: Plan): Compiled {
   };
 
   const compileFields = (node: PlanNode): Compiled['structure'] => {
-    if (!node.fields && !node.rest) return undefined;
+    if (!node.fields && !node.rest && !node.nullAbsent && !node.nullAbsentBeyond) return undefined;
     const keys = Object.keys(node.fields ?? {});
     const fields = Object.values(node.fields ?? {}).map(compile);
     const rest = node.rest && compile(node.rest);
+    const nullAbsent = node.nullAbsent;
+    const beyond = node.nullAbsentBeyond && new Set(node.nullAbsentBeyond);
     // Declared fields in the schema's order, then (with a catch-all) the other keys in the
     // arguments' order: the reference walks the same way, so both name the same field first.
     return (value, walk) => {
       if (Array.isArray(value)) return value;
-      const record = value as Record<string, unknown>;
+      let record = value as Record<string, unknown>;
+      if (walk.nullAbsent && (nullAbsent || beyond)) record = withoutAbsentNulls(record, nullAbsent, beyond);
       let result = record;
       const repair = (node: Compiled | undefined, key: string) => {
         const field = record[key];
@@ -186,7 +211,8 @@ function replaceOwn(
   return Object.hasOwn(record, key) ? withOwn(result, key, repaired) : result;
 }
 
-function compileText({ parse, refuse }: PlanNode): Compiled['text'] {
+function compileText({ parse, refuse, fold }: PlanNode): Compiled['text'] {
+  if (fold) return (text, walk) => (walk.caseFold ? foldCase(fold, text) : text);
   if (!parse && !refuse) return undefined;
   return (text, walk) => {
     if (refuse) refuseListAsText(refuse, text, walk);

@@ -1,24 +1,34 @@
 import { libraryOf, type SchemaLibrary } from '../adapters/libraries.js';
 import {
+  absentWhenNull,
   acceptsRawString,
+  foldMembers,
+  keysNoMemberTakesNullAt,
   listMembers,
+  refusesNullBeyond,
   type StructureKind,
   structureKinds,
   unionMembers,
 } from '../adapters/structure.js';
+import type { InverseStep } from '../manifest/profiles.js';
 import { accepts } from './accepts.js';
+import { foldCase, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
 import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
 export interface CoerceOptions {
   /** Deeper nesting, in the arguments or in JSON text, is refused. Default 64. */
   maxDepth?: number;
+  /** The inverse steps to run, as for a call through a profile (see `applyPlan`). None by default. */
+  inverse?: readonly InverseStep[];
 }
 
 type Path = readonly (string | number)[];
 
 interface Walk extends SchemaLibrary {
   readonly maxDepth: number;
+  readonly nullAbsent: boolean;
+  readonly caseFold: boolean;
 }
 
 /**
@@ -30,12 +40,22 @@ interface Walk extends SchemaLibrary {
 export function coerceJsonArgs(args: unknown, schema: unknown, options: CoerceOptions = {}): unknown {
   const library = libraryOf(schema);
   if (!library) throw new TypeError('[toolprep] coerceJsonArgs: the schema is of no library toolprep reads');
-  return walk(schema, args, [], { ...library, maxDepth: options.maxDepth ?? 64 });
+  const inverse = options.inverse ?? [];
+  return walk(schema, args, [], {
+    ...library,
+    maxDepth: options.maxDepth ?? 64,
+    nullAbsent: inverse.includes('nullAbsent'),
+    caseFold: inverse.includes('caseFold'),
+  });
 }
 
 function walk(schema: unknown, value: unknown, path: Path, context: Walk): unknown {
   if (path.length > context.maxDepth) throw tooDeep(path, context.maxDepth);
   const { view } = context;
+  if (context.caseFold) {
+    const members = foldMembers(view, schema);
+    if (members) return typeof value === 'string' ? foldCase(members, value) : value;
+  }
   const resolved = view.resolve(schema);
   const node = view.node(resolved);
   if (node.kind === 'union') return walkUnion(resolved, value, path, context);
@@ -60,7 +80,13 @@ function walk(schema: unknown, value: unknown, path: Path, context: Walk): unkno
   if (typeof parsed !== 'object' || parsed === null) return parsed;
   const fields = node.kind === 'object' ? node.fields : {};
   const rest = node.kind === 'record' ? node.values : node.kind === 'object' ? node.rest : undefined;
-  const record = parsed as Record<string, unknown>;
+  let record = parsed as Record<string, unknown>;
+  if (context.nullAbsent && (node.kind === 'object' || node.kind === 'record'))
+    record = withoutAbsentNulls(
+      record,
+      node.kind === 'object' ? absentWhenNull(view, resolved, node) : undefined,
+      refusesNullBeyond(view, node) ? new Set(Object.keys(fields)) : undefined,
+    );
   let result = record;
   const repair = (fieldSchema: unknown, key: string) => {
     const current = record[key];
@@ -98,13 +124,29 @@ function walkUnion(union: unknown, value: unknown, path: Path, context: Walk): u
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
     const tag = (value as Record<string, unknown>)[node.discriminator];
     const discriminator = node.discriminator;
-    const variant = node.options.find((option) => view.tags(option, discriminator).includes(tag));
+    let variant = node.options.find((option) => view.tags(option, discriminator).includes(tag));
+    if (variant === undefined && context.caseFold && typeof tag === 'string') {
+      const matching = node.options.filter((option) =>
+        view
+          .tags(option, discriminator)
+          .some((other) => typeof other === 'string' && sameIgnoringCase(other, tag)),
+      );
+      if (matching.length === 1) variant = matching[0];
+    }
     return variant === undefined ? value : walk(variant, value, path, context);
   }
   const kind = structureKind(value);
   if (!kind) return value;
   const takers = members.filter((member) => structureKinds(view, member.schema).has(kind));
-  return takers.length === 1 ? walk((takers[0] as { schema: unknown }).schema, value, path, context) : value;
+  if (takers.length === 1) return walk((takers[0] as { schema: unknown }).schema, value, path, context);
+  if (kind === 'object' && context.nullAbsent && takers.length > 1) {
+    const keys = keysNoMemberTakesNullAt(
+      view,
+      takers.map((member) => member.schema),
+    );
+    return withoutAbsentNulls(value as Record<string, unknown>, keys, undefined);
+  }
+  return value;
 }
 
 /** A string that parses as an array some array member of the union accepts is refused. */

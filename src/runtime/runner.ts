@@ -2,6 +2,7 @@ import { isToolContract } from '../contract/define-tool.js';
 import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
+import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';
 import type { PreparedToolSet, RuntimeAdapter } from '../manifest/tool-set.js';
 import { type AcceptsAt, applyPlan } from './apply-plan.js';
 import { CoercionRefusal, formatPath, setOwn } from './json-text.js';
@@ -75,8 +76,17 @@ export interface ToolRuntimeOptions<ExtensionValues = any> {
 export interface ToolRuntime {
   /** The prepared tools, frozen: what `tools/list` shows, computed at build time. */
   list(): readonly PreparedTool[];
-  /** Repairs the arguments by the plan, runs the contract's parsers once, then the handler. */
-  call(name: string, args: unknown, context?: unknown): Promise<CallResult>;
+  /**
+   * Repairs the arguments by the plan, runs the contract's parsers once, then the handler. A call
+   * through a provider profile (`{ profile: 'openai-strict' }`, as the provider surfaces make)
+   * also runs the inverse steps that undo how that provider's models answer.
+   */
+  call(name: string, args: unknown, context?: unknown, options?: CallOptions): Promise<CallResult>;
+}
+
+export interface CallOptions {
+  /** The profile whose document the model was shown: one the tools were prepared for. */
+  readonly profile?: ProfileName;
 }
 
 export function createToolRuntime<ExtensionValues>(
@@ -122,7 +132,7 @@ export function createToolRuntime<ExtensionValues>(
 
   return {
     list: () => tools,
-    async call(name, args, context) {
+    async call(name, args, context, { profile } = {}) {
       const started = performance.now();
       let handlerContext = context;
       let announced = false;
@@ -155,8 +165,13 @@ export function createToolRuntime<ExtensionValues>(
       // A handler's own error reaches the model as it is; one before it says the tool could not run.
       let inHandler = false;
       try {
+        if (profile !== undefined && !tool.profiles?.[profile])
+          throw new Error(
+            `it was not prepared for the profile "${profile}" (add it to the config's profiles)`,
+          );
         const { contract, acceptsAt } = await loadTool(tool);
-        const repaired = applyPlan(tool.plan, args, { maxDepth, acceptsAt });
+        const inverse = profile === undefined ? undefined : INVERSE_STEPS[profile];
+        const repaired = applyPlan(tool.plan, args, { maxDepth, acceptsAt, inverse });
         if (!isRecord(repaired))
           return fail(validationError([{ path: [], message: 'The arguments must be an object' }]));
 

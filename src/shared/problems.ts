@@ -24,6 +24,11 @@ export type ProblemCode =
   | 'input-not-object'
   | 'key-clash'
   | 'output-not-shown'
+  // prepare: a provider profile
+  | 'profile-unsupported'
+  | 'profile-limit'
+  | 'profile-name'
+  | 'profile-narrowed'
   // the project
   | 'duplicate-name'
   // the configuration
@@ -43,6 +48,8 @@ export interface Problem {
   readonly tool?: string;
   /** Where in the tool: `input.files[].path`, `annotations.readonly`, `name`. */
   readonly field?: string;
+  /** The provider profile whose document has the problem: `openai-strict`. */
+  readonly profile?: string;
   /** Relative to the project root, with `/`. */
   readonly file?: string;
   readonly line?: number;
@@ -53,7 +60,11 @@ export interface Problem {
 /** `[toolprep] warning: src/a.ts:4 tool "read", description: has an empty description (hint)`. */
 export function formatProblem(problem: Problem): string {
   const place = problem.file ? `${problem.file}${problem.line ? `:${problem.line}` : ''}` : '';
-  const subject = [problem.tool ? `tool "${problem.tool}"` : '', problem.field ?? '']
+  const subject = [
+    problem.tool ? `tool "${problem.tool}"` : '',
+    problem.field ?? '',
+    problem.profile ? `profile ${problem.profile}` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   const head = [place, subject].filter(Boolean).join(' ');

@@ -13,7 +13,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   adapters: ['manifest', 'shared'],
   discover: ['shared'],
   load: ['shared'],
-  config: ['shared', 'load', 'adapters', 'contract'],
+  config: ['shared', 'manifest', 'load', 'adapters', 'contract'],
   prepare: ['shared', 'manifest', 'contract', 'adapters', 'config'],
   emit: ['shared', 'manifest'],
   runtime: ['manifest', 'contract', 'adapters'],

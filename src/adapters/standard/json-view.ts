@@ -92,7 +92,12 @@ export const standardView: SchemaView<unknown> = {
         Object.entries((json.properties ?? {}) as object).map(([key, value]) => [key, child(value)]),
       );
       const rest = json.additionalProperties;
-      return { kind: 'object', fields, rest: rest === undefined || rest === false ? undefined : child(rest) };
+      return {
+        kind: 'object',
+        fields,
+        rest: rest === undefined || rest === false ? undefined : child(rest),
+        closed: rest === false,
+      };
     }
     if (type === 'array' || json.items !== undefined || Array.isArray(json.prefixItems)) {
       const items = json.items === undefined || json.items === false ? undefined : child(json.items);
@@ -117,4 +122,34 @@ export const standardView: SchemaView<unknown> = {
   },
   // The document shows no wrapper its library may have: an object at its root is taken as one.
   isObject: (schema) => standardView.node(standardView.resolve(schema)).kind === 'object',
+  // The document takes every value the parser takes: where it refuses null, so does the parser.
+  takesNull: (schema) => jsonTakesNull(standardView.resolve(schema) as JsonNode, new Set()),
+  stringValues(schema) {
+    const values = tagsOfJson((standardView.resolve(schema) as JsonNode).json);
+    const strings = values?.filter((value): value is string => typeof value === 'string');
+    return strings && strings.length === values?.length && strings.length > 0 ? strings : undefined;
+  },
+  optionalKeys(object) {
+    const { json } = standardView.resolve(object) as JsonNode;
+    if (!isRecord(json) || !isRecord(json.properties)) return [];
+    const required = new Set(Array.isArray(json.required) ? json.required : []);
+    return Object.keys(json.properties).filter((key) => !required.has(key));
+  },
 };
+
+function jsonTakesNull({ json, document }: JsonNode, seen: Set<unknown>): boolean {
+  if (json === false) return false;
+  if (!isRecord(json) || seen.has(json)) return true;
+  seen.add(json);
+  const through = (value: unknown) =>
+    jsonTakesNull(standardView.resolve(nodeOf(value, document)) as JsonNode, seen);
+  const { type } = json;
+  if (typeof type === 'string' && type !== 'null') return false;
+  if (Array.isArray(type) && !type.includes('null')) return false;
+  if ('const' in json && json.const !== null) return false;
+  if (Array.isArray(json.enum) && !json.enum.includes(null)) return false;
+  for (const key of ['anyOf', 'oneOf'] as const)
+    if (Array.isArray(json[key]) && !(json[key] as unknown[]).some(through)) return false;
+  if (Array.isArray(json.allOf) && !(json.allOf as unknown[]).every(through)) return false;
+  return true;
+}

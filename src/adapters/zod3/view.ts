@@ -15,8 +15,13 @@ export const zod3View: SchemaView<Zod3Schema> = {
   node(schema): SchemaNode<Zod3Schema> {
     const def = schema._def;
     switch (def.typeName) {
-      case 'ZodObject':
-        return { kind: 'object', fields: def.shape?.() ?? {}, rest: def.catchall };
+      case 'ZodObject': {
+        // Every Zod 3 object has a catch-all, `z.never()` unless one was given: the key policy
+        // (strip, strict, passthrough) says what undeclared keys meet then.
+        const catchall = def.catchall?._def.typeName === 'ZodNever' ? undefined : def.catchall;
+        const closed = catchall === undefined && def.unknownKeys === 'strict';
+        return { kind: 'object', fields: def.shape?.() ?? {}, rest: catchall, closed };
+      }
       case 'ZodRecord':
         return { kind: 'record', values: def.valueType as Zod3Schema };
       case 'ZodArray':
@@ -45,7 +50,75 @@ export const zod3View: SchemaView<Zod3Schema> = {
   },
   typeName: (schema) => schema._def.typeName.replace(/^Zod/, '').toLowerCase(),
   isObject: (schema) => zod3View.resolve(schema) === schema && zod3View.node(schema).kind === 'object',
+  takesNull: (schema) => takesNull(schema, new Set()),
+  stringValues,
+  optionalKeys: (object) =>
+    Object.entries(object._def.shape?.() ?? {})
+      .filter(([, field]) => (field as unknown as { isOptional(): boolean }).isOptional())
+      .map(([key]) => key),
 };
+
+/** Types whose parser refuses `null`. Any type not named here or below may take it. */
+const REFUSE_NULL = new Set([
+  'ZodString',
+  'ZodNumber',
+  'ZodBoolean',
+  'ZodBigInt',
+  'ZodSymbol',
+  'ZodUndefined',
+  'ZodVoid',
+  'ZodNever',
+  'ZodDate',
+  'ZodObject',
+  'ZodArray',
+  'ZodTuple',
+  'ZodRecord',
+  'ZodMap',
+  'ZodSet',
+  'ZodEnum',
+  'ZodNativeEnum',
+  'ZodNaN',
+  'ZodFunction',
+  'ZodPromise',
+]);
+
+function takesNull(schema: Zod3Schema, seen: Set<Zod3Schema>): boolean {
+  if (seen.has(schema)) return true;
+  seen.add(schema);
+  const def = schema._def;
+  switch (def.typeName) {
+    case 'ZodNullable':
+    case 'ZodCatch':
+      return true;
+    case 'ZodLiteral':
+      return def.value === null;
+    case 'ZodUnion':
+    case 'ZodDiscriminatedUnion':
+      return (def.options ?? []).some((option) => takesNull(option, seen));
+    case 'ZodIntersection':
+      return takesNull(def.left as Zod3Schema, seen) && takesNull(def.right as Zod3Schema, seen);
+    default: {
+      // Optional, default, readonly, branded, lazy, a pipe's input, a refinement or transform:
+      // what they wrap decides (a preprocess wraps nothing: it may take null).
+      const inner = wrappedBy(schema);
+      return inner ? takesNull(inner, seen) : !REFUSE_NULL.has(def.typeName);
+    }
+  }
+}
+
+/** Wrappers through which a schema takes the strings it wraps and no other. */
+const STRING_PRESERVING = new Set(['ZodOptional', 'ZodNullable', 'ZodDefault', 'ZodReadonly', 'ZodBranded']);
+
+function stringValues(schema: Zod3Schema): readonly string[] | undefined {
+  const def = schema._def;
+  if (STRING_PRESERVING.has(def.typeName)) {
+    const inner = wrappedBy(schema);
+    return inner ? stringValues(inner) : undefined;
+  }
+  const values = takenValues(schema);
+  const strings = values?.filter((value): value is string => typeof value === 'string');
+  return strings && strings.length > 0 ? strings : undefined;
+}
 
 /** The values a literal or an enum is limited to; undefined for another schema. */
 function takenValues(schema: Zod3Schema): readonly unknown[] | undefined {

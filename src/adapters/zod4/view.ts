@@ -41,7 +41,12 @@ export const zod4View: SchemaView<$ZodType> = {
     const def = defOf(schema);
     switch (def.type) {
       case 'object':
-        return { kind: 'object', fields: def.shape ?? {}, rest: def.catchall };
+        return {
+          kind: 'object',
+          fields: def.shape ?? {},
+          rest: def.catchall,
+          closed: def.catchall !== undefined && defOf(def.catchall).type === 'never',
+        };
       case 'record':
         return { kind: 'record', values: def.valueType as $ZodType };
       case 'array':
@@ -67,4 +72,74 @@ export const zod4View: SchemaView<$ZodType> = {
   },
   typeName: (schema) => defOf(schema).type,
   isObject: (schema) => zod4View.resolve(schema) === schema && zod4View.node(schema).kind === 'object',
+  takesNull: (schema) => takesNull(schema, new Set()),
+  stringValues,
+  optionalKeys: (object) =>
+    Object.entries(defOf(object).shape ?? {})
+      // `optional`, or `defaulted` (zod 4.6): either way the key may be left out.
+      .filter(([, field]) => (field._zod as { optin?: string }).optin !== undefined)
+      .map(([key]) => key),
 };
+
+/** Types whose parser refuses `null`. Any type not named here or below may take it. */
+const REFUSE_NULL = new Set([
+  'string',
+  'number',
+  'int',
+  'boolean',
+  'bigint',
+  'symbol',
+  'undefined',
+  'void',
+  'never',
+  'date',
+  'object',
+  'array',
+  'tuple',
+  'record',
+  'map',
+  'set',
+  'enum',
+  'template_literal',
+  'nan',
+  'file',
+  'function',
+]);
+
+function takesNull(schema: $ZodType, seen: Set<$ZodType>): boolean {
+  if (seen.has(schema)) return true;
+  seen.add(schema);
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'nonoptional':
+      return takesNull(def.innerType as $ZodType, seen);
+    case 'pipe':
+      return takesNull(def.in as $ZodType, seen);
+    case 'lazy':
+      return takesNull((schema._zod as unknown as { innerType: $ZodType }).innerType, seen);
+    case 'literal':
+      return (def.values ?? []).includes(null);
+    case 'union':
+      return (def.options ?? []).some((option) => takesNull(option, seen));
+    case 'intersection':
+      return takesNull(def.left as $ZodType, seen) && takesNull(def.right as $ZodType, seen);
+    default:
+      return !REFUSE_NULL.has(def.type);
+  }
+}
+
+/** Wrappers through which a schema takes the strings it wraps and no other. */
+const STRING_PRESERVING = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional']);
+
+function stringValues(schema: $ZodType): readonly string[] | undefined {
+  const def = defOf(schema);
+  if (STRING_PRESERVING.has(def.type)) return stringValues(def.innerType as $ZodType);
+  if (def.type !== 'enum' && def.type !== 'literal') return undefined;
+  const values = def.values ?? Object.values(def.entries ?? {});
+  const strings = values.filter((value): value is string => typeof value === 'string');
+  return strings.length > 0 ? strings : undefined;
+}
