@@ -367,6 +367,47 @@ export function takesText(spec: Spec): boolean {
   }
 }
 
+/** The specs a spec holds. */
+function specChildren(spec: Spec): Spec[] {
+  switch (spec.kind) {
+    case 'array':
+      return [spec.item];
+    case 'tuple':
+      return [...spec.items, ...(spec.rest ? [spec.rest] : [])];
+    case 'object':
+      return spec.fields.map((field) => field.spec);
+    case 'record':
+      return [spec.value];
+    case 'union':
+      return spec.options;
+    case 'discriminated':
+      return spec.variants.flatMap((variant) => variant.fields.map((field) => field.spec));
+    case 'nullable':
+    case 'default':
+    case 'catch':
+      return [spec.inner];
+    default:
+      return [];
+  }
+}
+
+/** Whether the spec, or any spec it holds, is one the predicate picks. */
+export function someSpec(spec: Spec, predicate: (node: Spec) => boolean): boolean {
+  return predicate(spec) || specChildren(spec).some((child) => someSpec(child, predicate));
+}
+
+/** Whether a plain union in the spec has two members that take objects, or two that take arrays. */
+export function hasTwoMembersOfOneStructure(spec: Spec): boolean {
+  return someSpec(spec, (node) => {
+    if (node.kind !== 'union') return false;
+    const members = node.options.flatMap((option) => [...structureOf(option)]);
+    return (
+      members.filter((kind) => kind === 'object').length > 1 ||
+      members.filter((kind) => kind === 'array').length > 1
+    );
+  });
+}
+
 function structureOf(spec: Spec): Set<'object' | 'array'> {
   switch (spec.kind) {
     case 'object':

@@ -4,7 +4,14 @@ import type fc from 'fast-check';
 import * as v from 'valibot';
 import { z as z3 } from 'zod3';
 import { z as z3v3 } from 'zod325/v3';
-import { buildSchema, type Field, type Spec, specArbitraries, zodBuilder } from './schema-arbitrary.js';
+import {
+  buildSchema,
+  type Field,
+  type Spec,
+  someSpec,
+  specArbitraries,
+  zodBuilder,
+} from './schema-arbitrary.js';
 
 /**
  * A schema library under test: its own generator of random schemas (the specs it can express,
@@ -183,33 +190,11 @@ function hasObjectOrArrayUnion(spec: Spec): boolean {
       : member.kind === 'union'
         ? member.options.flatMap(kinds)
         : [member.kind];
-  const children = (member: Spec): Spec[] => {
-    switch (member.kind) {
-      case 'array':
-        return [member.item];
-      case 'tuple':
-        return [...member.items, ...(member.rest ? [member.rest] : [])];
-      case 'object':
-        return member.fields.map((field) => field.spec);
-      case 'record':
-        return [member.value];
-      case 'union':
-        return member.options;
-      case 'discriminated':
-        return member.variants.flatMap((variant) => variant.fields.map((field) => field.spec));
-      case 'nullable':
-      case 'default':
-      case 'catch':
-        return [member.inner];
-      default:
-        return [];
-    }
-  };
-  if (spec.kind === 'union') {
-    const found = spec.options.flatMap(kinds);
-    if (found.some((kind) => OBJECTS.has(kind)) && found.some((kind) => ARRAYS.has(kind))) return true;
-  }
-  return children(spec).some(hasObjectOrArrayUnion);
+  return someSpec(spec, (node) => {
+    if (node.kind !== 'union') return false;
+    const found = node.options.flatMap(kinds);
+    return found.some((kind) => OBJECTS.has(kind)) && found.some((kind) => ARRAYS.has(kind));
+  });
 }
 
 const zod3Build = zodBuilder(z3);

@@ -14,6 +14,7 @@ import {
 import { describeKeywords, sentenceFor, withSentences } from './sentences.js';
 import {
   type DocumentPath,
+  isTypeless,
   mapTree,
   recordAsObject,
   requiredKeys,
@@ -163,7 +164,13 @@ export const geminiOpenapi: Profile = (input) => {
       hint: 'use the gemini profile (parametersJsonSchema) for this tool',
     });
   const { $defs: _defs, ...root } = geminiRoot(inlined, input, OPENAPI);
-  const inputSchema = mapTree(root, (source, { path }) => openapiNode(source, path, input));
+  const projected = mapTree(root, (source, { path }) => openapiNode(source, path, input));
+  // A value that is only `null` has no OpenAPI type of its own: a nullable string that says so.
+  const inputSchema = mapTree(projected, (node) =>
+    isNullOnly(node) && !('type' in node)
+      ? withSentences({ ...node, type: 'string' }, ['Always null.'])
+      : node,
+  );
   return { inputSchema };
 };
 
@@ -186,9 +193,9 @@ function openapiNode(source: JsonSchema, path: DocumentPath, input: ProfileInput
 
 /** A union member that takes only `null`: `{ type: "null" }`, or it as this profile writes it. */
 function isNullOnly(branch: unknown): boolean {
-  return (
-    isSchemaObject(branch) && (branch.type === 'null' || (branch.nullable === true && !('type' in branch)))
-  );
+  if (!isSchemaObject(branch)) return false;
+  const { nullable, ...rest } = branch;
+  return branch.type === 'null' || (nullable === true && isTypeless(rest));
 }
 
 /** `const` and `enum` as OpenAPI's string enums; other members as their type and prose. */
@@ -196,7 +203,7 @@ function openapiValues(node: JsonSchema): JsonSchema {
   if ('const' in node) {
     const { const: value, ...rest } = node;
     if (typeof value === 'string') return { ...rest, type: 'string', enum: [value] };
-    if (value === null) return withSentences({ ...rest, nullable: true }, [sentenceFor('const', value)]);
+    if (value === null) return { ...rest, nullable: true };
     return withSentences({ ...rest, type: rest.type ?? typeof value }, [sentenceFor('const', value)]);
   }
   if (!Array.isArray(node.enum)) return node;

@@ -105,6 +105,9 @@ export function withNull(node: JsonSchema): JsonSchema {
   }
   const outside = Object.fromEntries(ANNOTATIONS.filter((key) => key in node).map((key) => [key, node[key]]));
   const inside = Object.fromEntries(Object.entries(node).filter(([key]) => !ANNOTATIONS.includes(key)));
+  // A union takes `null` as one more member; anything else becomes a union with it.
+  if (Array.isArray(node.anyOf) && Object.keys(inside).length === 1)
+    return { anyOf: [...node.anyOf, { type: 'null' }], ...outside };
   return { anyOf: [inside, { type: 'null' }], ...outside };
 }
 
