@@ -108,3 +108,28 @@ test('a list written as text fails with the refusal, and the handler never runs'
     }),
   ]);
 });
+
+test('with a profile, each tool is its strict document, and a null for a key left out is undone', async () => {
+  const calls: unknown[] = [];
+  const search = defineTool({
+    description: 'Search notes.',
+    input: z.object({ q: z.string(), limit: z.number().int().optional() }),
+  });
+  const runtime = createToolRuntime(prepareToolSet({ search }, { profiles: ['openai-strict'] }), {
+    handlers: { search: (args: unknown) => calls.push(args) },
+  });
+  const tools = aiTools(runtime, { profile: 'openai-strict' });
+  const tool = tools.search as unknown as { inputSchema: { jsonSchema: unknown }; strict?: boolean };
+  expect(await tool.inputSchema.jsonSchema).toBe(runtime.list()[0]?.profiles?.['openai-strict']?.inputSchema);
+  expect(tool.strict).toBe(true);
+  await generateText({
+    model: modelCalling('search', { q: 'cats', limit: null }),
+    tools,
+    prompt: 'search',
+    stopWhen: stepCountIs(2),
+  });
+  expect(calls).toEqual([{ q: 'cats' }]);
+  expect(() => aiTools(runtime, { profile: 'gemini' })).toThrow(
+    'tool "search" was not prepared for the profile gemini',
+  );
+});

@@ -1,0 +1,52 @@
+import type { JsonSchema } from '../manifest/prepared-tool.js';
+import type { ToolRuntime } from '../runtime/runner.js';
+import { callThroughProfile, profileTools } from './profile-call.js';
+
+/** A function declaration for Gemini (`config.tools[i].functionDeclarations`). */
+export type GeminiFunctionDeclaration = {
+  readonly name: string;
+  readonly description: string;
+} & ({ readonly parametersJsonSchema: JsonSchema } | { readonly parameters: JsonSchema });
+
+export interface GeminiToolsOptions {
+  /** Gemini's OpenAPI `parameters` (the `gemini-openapi` profile). Default: `parametersJsonSchema` (`gemini`). */
+  readonly openapi?: boolean;
+}
+
+const profileOf = (openapi: boolean | undefined) => (openapi ? 'gemini-openapi' : 'gemini');
+
+/** The tool for Gemini's `generateContent`: one entry of `config.tools`, every function declared. */
+export function geminiTools(
+  runtime: ToolRuntime,
+  { openapi }: GeminiToolsOptions = {},
+): { functionDeclarations: GeminiFunctionDeclaration[] } {
+  return {
+    functionDeclarations: profileTools(runtime, profileOf(openapi)).map(({ tool, parameters }) => ({
+      name: tool.name,
+      description: tool.description,
+      ...(openapi ? { parameters } : { parametersJsonSchema: parameters }),
+    })),
+  };
+}
+
+/**
+ * Runs a `functionCall` part through the runner, the profile's inverse steps first (`null` for a
+ * key left out), and returns the `functionResponse` part to send back: `{ output }` or `{ error }`.
+ */
+export async function runGeminiFunctionCall(
+  runtime: ToolRuntime,
+  call: { readonly id?: string; readonly name?: string; readonly args?: Record<string, unknown> },
+  { openapi, context }: GeminiToolsOptions & { readonly context?: unknown } = {},
+): Promise<{
+  functionResponse: { id?: string; name: string; response: { output: string } | { error: string } };
+}> {
+  const name = call.name ?? '';
+  const reply = await callThroughProfile(runtime, name, call.args ?? {}, profileOf(openapi), context);
+  return {
+    functionResponse: {
+      ...(call.id === undefined ? {} : { id: call.id }),
+      name,
+      response: reply.ok ? { output: reply.text } : { error: reply.text },
+    },
+  };
+}

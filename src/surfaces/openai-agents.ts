@@ -1,0 +1,37 @@
+import { type FunctionTool, tool } from '@openai/agents';
+import type { ToolRuntime } from '../runtime/runner.js';
+import { callThroughProfile, profileTools } from './profile-call.js';
+
+export interface AgentsToolsOptions {
+  /** The context each handler receives. Default: the agent's run context. */
+  readonly context?: unknown;
+}
+
+/**
+ * The tools for an `@openai/agents` Agent: each a function tool with its `openai-strict` document,
+ * `strict: true`, run through the runner with that profile's inverse steps. A failed call's
+ * message is what the model reads.
+ */
+export function agentsTools(runtime: ToolRuntime, options: AgentsToolsOptions = {}): FunctionTool[] {
+  return profileTools(runtime, 'openai-strict').map(
+    ({ tool: prepared, parameters }) =>
+      tool({
+        name: prepared.name,
+        description: prepared.description,
+        parameters: parameters as never,
+        strict: true,
+        execute: async (input, runContext) => {
+          const reply = await callThroughProfile(
+            runtime,
+            prepared.name,
+            input,
+            'openai-strict',
+            options.context ?? runContext,
+          );
+          if (!reply.ok) throw new Error(reply.text);
+          return reply.text;
+        },
+        errorFunction: (_context, error) => (error instanceof Error ? error.message : String(error)),
+      }) as unknown as FunctionTool,
+  );
+}

@@ -1,0 +1,78 @@
+import type { JsonSchema } from '../manifest/prepared-tool.js';
+import type { ToolRuntime } from '../runtime/runner.js';
+import { callThroughProfile, profileTools } from './profile-call.js';
+
+/** A function tool for Chat Completions (`tools` of `chat.completions.create`). */
+export interface ChatCompletionsTool {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: JsonSchema;
+    readonly strict: true;
+  };
+}
+
+/** A function tool for the Responses API (`tools` of `responses.create`). */
+export interface ResponsesTool {
+  readonly type: 'function';
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  readonly strict: true;
+}
+
+/**
+ * The tools for OpenAI's Chat Completions, each with its `openai-strict` document and `strict: true`
+ * set explicitly (without it, Chat Completions is not strict and Responses rewrites the schema
+ * itself). The tools must be prepared with the `openai-strict` profile.
+ */
+export function openaiChatTools(runtime: ToolRuntime): ChatCompletionsTool[] {
+  return profileTools(runtime, 'openai-strict').map(({ tool, parameters }) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters, strict: true },
+  }));
+}
+
+/** The tools for OpenAI's Responses API, as `openaiChatTools` makes them for Chat Completions. */
+export function openaiResponsesTools(runtime: ToolRuntime): ResponsesTool[] {
+  return profileTools(runtime, 'openai-strict').map(({ tool, parameters }) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters,
+    strict: true,
+  }));
+}
+
+/**
+ * Runs a Chat Completions tool call (`message.tool_calls[i]`) through the runner, the profile's
+ * inverse steps first (`null` for a key left out), and returns the `tool` message to send back.
+ */
+export async function runChatToolCall(
+  runtime: ToolRuntime,
+  call: { readonly id: string; readonly function: { readonly name: string; readonly arguments: string } },
+  context?: unknown,
+): Promise<{ role: 'tool'; tool_call_id: string; content: string }> {
+  const reply = await callThroughProfile(
+    runtime,
+    call.function.name,
+    call.function.arguments,
+    'openai-strict',
+    context,
+  );
+  return { role: 'tool', tool_call_id: call.id, content: reply.text };
+}
+
+/**
+ * Runs a Responses `function_call` output item through the runner, as `runChatToolCall` does, and
+ * returns the `function_call_output` item to send back.
+ */
+export async function runResponsesFunctionCall(
+  runtime: ToolRuntime,
+  call: { readonly call_id: string; readonly name: string; readonly arguments: string },
+  context?: unknown,
+): Promise<{ type: 'function_call_output'; call_id: string; output: string }> {
+  const reply = await callThroughProfile(runtime, call.name, call.arguments, 'openai-strict', context);
+  return { type: 'function_call_output', call_id: call.call_id, output: reply.text };
+}

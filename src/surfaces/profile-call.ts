@@ -1,0 +1,53 @@
+import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
+import type { ProfileName } from '../manifest/profiles.js';
+import type { CallResult, ToolRuntime } from '../runtime/runner.js';
+
+/**
+ * What the provider surfaces share: each prepared tool's document for one profile (a tool prepared
+ * without it is refused, by name, when the tools are made), and a call through the runner with
+ * that profile's inverse steps, its result as the text a model reads.
+ */
+export function profileTools(
+  runtime: ToolRuntime,
+  profile: ProfileName,
+): { readonly tool: PreparedTool; readonly parameters: JsonSchema }[] {
+  return runtime.list().map((tool) => {
+    const document = tool.profiles?.[profile];
+    if (!document)
+      throw new Error(
+        `[toolprep] tool "${tool.name}" was not prepared for the profile ${profile}: add "${profile}" to profiles in the toolprep config`,
+      );
+    return { tool, parameters: document.inputSchema };
+  });
+}
+
+/** A call's outcome as a model reads it: the value (text as it is, anything else as JSON), or the error's message. */
+export interface ModelReply {
+  readonly ok: boolean;
+  readonly text: string;
+}
+
+/** Calls a tool with arguments as a provider sends them (JSON text, or already parsed). */
+export async function callThroughProfile(
+  runtime: ToolRuntime,
+  name: string,
+  args: unknown,
+  profile: ProfileName,
+  context: unknown,
+): Promise<ModelReply> {
+  let parsed = args;
+  if (typeof args === 'string') {
+    try {
+      parsed = args.trim() === '' ? {} : JSON.parse(args);
+    } catch {
+      return { ok: false, text: `The arguments are not JSON: ${args.slice(0, 80)}` };
+    }
+  }
+  return replyOf(await runtime.call(name, parsed, context, { profile }));
+}
+
+function replyOf(result: CallResult): ModelReply {
+  if (!result.ok) return { ok: false, text: result.error.message };
+  const { value } = result;
+  return { ok: true, text: typeof value === 'string' ? value : (JSON.stringify(value) ?? '') };
+}

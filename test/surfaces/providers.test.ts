@@ -1,0 +1,471 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
+import { GoogleGenAI } from '@google/genai';
+import { Agent, run, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
+import OpenAI from 'openai';
+import { toStrictJsonSchema } from 'openai/lib/transform';
+import { defineTool } from 'toolprep';
+import { anthropicTools, runAnthropicToolUse } from 'toolprep/anthropic';
+import { type JsonSchema, prepareToolSet } from 'toolprep/build';
+import { geminiTools, runGeminiFunctionCall } from 'toolprep/gemini';
+import {
+  openaiChatTools,
+  openaiResponsesTools,
+  runChatToolCall,
+  runResponsesFunctionCall,
+} from 'toolprep/openai';
+import { agentsTools } from 'toolprep/openai-agents';
+import { createToolRuntime } from 'toolprep/runtime';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { PROFILE_NAMES, type ProfileName } from '../../src/manifest/profiles.js';
+import { PROVIDER_RULES } from '../support/provider-rules.js';
+
+/**
+ * Each official SDK, driven with an injected `fetch` that captures the request and answers with
+ * a scripted tool call (no network): the tool schemas it sends are the manifest's profile
+ * documents, which pass the provider's rules (and are fixed points of the SDK's own strict
+ * transform, where it has one); and the scripted answers — `null` for a key left out, an enum in
+ * another case, a list written as text — end as the handler's arguments, or as the refusal.
+ */
+
+const LIST = 'paths is a list written as text — pass the array itself, not JSON written as text';
+
+const contracts = {
+  searchNotes: defineTool({
+    description: 'Search notes.',
+    input: z.object({
+      q: z.string(),
+      limit: z.number().int().min(1).max(50).optional(),
+      unit: z.enum(['words', 'lines']).optional(),
+    }),
+  }),
+  readNotes: defineTool({
+    description: 'Read one note or several.',
+    input: z.object({ paths: z.union([z.string(), z.array(z.string())]) }),
+  }),
+  moveNote: defineTool({
+    description: 'Move a note.',
+    input: z.object({
+      path: z.string(),
+      color: z.enum(['Dark Blue', 'Light Green']),
+      opts: z.object({ copy: z.boolean().optional() }).optional(),
+    }),
+  }),
+};
+
+function notesRuntime() {
+  const calls: [string, unknown][] = [];
+  const record = (name: string) => (args: unknown) => {
+    calls.push([name, args]);
+    return `${name} done`;
+  };
+  const runtime = createToolRuntime(prepareToolSet(contracts, { profiles: [...PROFILE_NAMES] }), {
+    handlers: {
+      search_notes: record('search_notes'),
+      read_notes: record('read_notes'),
+      move_note: record('move_note'),
+    },
+  });
+  return { runtime, calls };
+}
+
+/** A `fetch` that records each request's JSON body and answers with the next scripted body. */
+function scriptedFetch(...answers: unknown[]) {
+  const requests: Record<string, unknown>[] = [];
+  const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
+    requests.push(JSON.parse(String(init?.body ?? '{}')));
+    const answer = answers[Math.min(requests.length - 1, answers.length - 1)];
+    return new Response(JSON.stringify(answer), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
+  return { fetch, requests };
+}
+
+/**
+ * A document as a provider's SDK rewrites it without changing what it says: `type` beside an
+ * enum whose members all have that type left out (the Anthropic SDK's transform drops it), and
+ * OpenAPI types in capitals (the Gemini SDK's `Type` enum) read in lower case.
+ */
+function meaningOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(meaningOf);
+  if (typeof value !== 'object' || value === null) return value;
+  const node = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, meaningOf(child)]));
+  if (typeof node.type === 'string') node.type = node.type.toLowerCase();
+  if (
+    Array.isArray(node.enum) &&
+    typeof node.type === 'string' &&
+    node.enum.every((member) => typeof member === node.type)
+  )
+    delete node.type;
+  return node;
+}
+
+const documentOf = (
+  runtime: ReturnType<typeof notesRuntime>['runtime'],
+  name: string,
+  profile: ProfileName,
+) => runtime.list().find((tool) => tool.name === name)?.profiles?.[profile]?.inputSchema as JsonSchema;
+
+describe("each profile's documents pass the provider's rules", () => {
+  const { runtime } = notesRuntime();
+  test.each(PROFILE_NAMES)('%s', (profile) => {
+    for (const tool of runtime.list()) {
+      const document = tool.profiles?.[profile]?.inputSchema as JsonSchema;
+      expect({ tool: tool.name, broken: PROVIDER_RULES[profile](document) }).toEqual({
+        tool: tool.name,
+        broken: [],
+      });
+    }
+  });
+});
+
+describe('each rule catches the document that breaks it', () => {
+  const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    type: 'object',
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+    ...extra,
+  });
+  test.each<[ProfileName, RegExp, JsonSchema]>([
+    ['openai-strict', /root: type must be "object"/, { anyOf: [object({})] }],
+    ['openai-strict', /additionalProperties must be false/, { type: 'object', properties: {}, required: [] }],
+    [
+      'openai-strict',
+      /'required' must include every key/,
+      object({ a: { type: 'string' } }, { required: [] }),
+    ],
+    ['openai-strict', /"oneOf" is not permitted/, object({ a: { oneOf: [{ type: 'string' }] } })],
+    ['openai-strict', /"prefixItems" is not permitted/, object({ a: { type: 'array', prefixItems: [] } })],
+    ['openai-strict', /"default" is not permitted/, object({ a: { type: 'string', default: 'x' } })],
+    ['openai-strict', /a schema must have a type/, object({ a: {} })],
+    ['openai-strict', /format "uri" is not supported/, object({ a: { type: 'string', format: 'uri' } })],
+    ['anthropic', /root: no anyOf at the top level/, { type: 'object', anyOf: [] }],
+    ['anthropic-strict', /additionalProperties must be false/, { type: 'object', properties: {} }],
+    ['anthropic-strict', /"maximum" is not permitted/, object({ a: { type: 'number', maximum: 3 } })],
+    ['anthropic-strict', /minItems must be 0 or 1/, object({ a: { type: 'array', minItems: 2 } })],
+    [
+      'anthropic-strict',
+      /outside the supported regex subset/,
+      object({ a: { type: 'string', pattern: '(?=a)' } }),
+    ],
+    [
+      'anthropic-strict',
+      /recursive schemas are not supported/,
+      object({ a: { $ref: '#/$defs/n' } }, { $defs: { n: object({ c: { $ref: '#/$defs/n' } }) } }),
+    ],
+    [
+      'gemini',
+      /"pattern" is not supported/,
+      { type: 'object', properties: { a: { type: 'string', pattern: 'x' } } },
+    ],
+    [
+      'gemini',
+      /no keyword may stand beside \$ref/,
+      { type: 'object', properties: { a: { $ref: '#/x', description: 'd' } } },
+    ],
+    [
+      'gemini',
+      /enum members must all be strings, or all numbers/,
+      { type: 'object', properties: { a: { enum: [true] } } },
+    ],
+    [
+      'gemini',
+      /a parameter name must start with a letter/,
+      { type: 'object', properties: { '1a': { type: 'string' } } },
+    ],
+    [
+      'gemini-openapi',
+      /Unknown name "additionalProperties"/,
+      { type: 'object', additionalProperties: false },
+    ],
+    [
+      'gemini-openapi',
+      /type is not repeating/,
+      { type: 'object', properties: { a: { type: ['string', 'null'] } } },
+    ],
+    [
+      'gemini-openapi',
+      /enum only allowed for STRING type/,
+      { type: 'object', properties: { a: { type: 'number', enum: [1] } } },
+    ],
+    ['gemini-openapi', /Unknown name "const"/, { type: 'object', properties: { a: { const: 'x' } } }],
+  ])('%s: %s', (profile, rule, document) => {
+    expect(PROVIDER_RULES[profile](document).join('\n')).toMatch(rule);
+  });
+});
+
+describe('openai', () => {
+  const calls = (...list: [string, object][]) =>
+    list.map(([name, args], index) => ({ id: `call_${index}`, name, arguments: JSON.stringify(args) }));
+  const scripted = calls(
+    ['search_notes', { q: 'cats', limit: null, unit: null }],
+    ['read_notes', { paths: '["a.md","b.md"]' }],
+    ['move_note', { path: 'x', color: 'Dark Blue', opts: JSON.stringify({ copy: null }) }],
+  );
+  const expectCalls = (handled: [string, unknown][], replies: string[]) => {
+    expect(handled).toEqual([
+      ['search_notes', { q: 'cats' }],
+      ['move_note', { path: 'x', color: 'Dark Blue', opts: {} }],
+    ]);
+    expect(replies).toEqual(['search_notes done', LIST, 'move_note done']);
+  };
+
+  test('Chat Completions: strict tools as the profile documents them, their calls brought back', async () => {
+    const { runtime, calls: handled } = notesRuntime();
+    const { fetch, requests } = scriptedFetch({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 0,
+      model: 'gpt-test',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: scripted.map((call) => ({
+              id: call.id,
+              type: 'function',
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          },
+        },
+      ],
+    });
+    const client = new OpenAI({ apiKey: 'test', fetch });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'Find cats.' }],
+      tools: openaiChatTools(runtime) as never,
+    });
+    const sent = requests[0]?.tools as {
+      function: { name: string; parameters: JsonSchema; strict: boolean };
+    }[];
+    for (const tool of sent) {
+      expect(tool.function.strict).toBe(true);
+      expect(tool.function.parameters).toEqual(documentOf(runtime, tool.function.name, 'openai-strict'));
+      expect(toStrictJsonSchema(tool.function.parameters as never)).toEqual(tool.function.parameters);
+    }
+    const replies = [];
+    for (const call of completion.choices[0]?.message.tool_calls ?? [])
+      replies.push((await runChatToolCall(runtime, call as never)).content);
+    expectCalls(handled, replies);
+  });
+
+  test('Responses: the same tools and calls, as function_call items', async () => {
+    const { runtime, calls: handled } = notesRuntime();
+    const { fetch, requests } = scriptedFetch({
+      id: 'resp_1',
+      object: 'response',
+      created_at: 0,
+      model: 'gpt-test',
+      status: 'completed',
+      output: scripted.map((call) => ({
+        type: 'function_call',
+        id: `fc_${call.id}`,
+        call_id: call.id,
+        name: call.name,
+        arguments: call.arguments,
+        status: 'completed',
+      })),
+    });
+    const client = new OpenAI({ apiKey: 'test', fetch });
+    const response = await client.responses.create({
+      model: 'gpt-test',
+      input: 'Find cats.',
+      tools: openaiResponsesTools(runtime) as never,
+    });
+    const sent = requests[0]?.tools as { name: string; parameters: JsonSchema; strict: boolean }[];
+    for (const tool of sent) {
+      expect(tool.strict).toBe(true);
+      expect(tool.parameters).toEqual(documentOf(runtime, tool.name, 'openai-strict'));
+    }
+    const replies = [];
+    for (const item of response.output)
+      if (item.type === 'function_call') replies.push((await runResponsesFunctionCall(runtime, item)).output);
+    expectCalls(handled, replies);
+  });
+
+  test('@openai/agents: an agent run calls the tool with the answer brought back', async () => {
+    const { runtime, calls: handled } = notesRuntime();
+    const usage = {
+      input_tokens: 1,
+      output_tokens: 1,
+      total_tokens: 2,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    };
+    const { fetch, requests } = scriptedFetch(
+      {
+        id: 'resp_1',
+        object: 'response',
+        created_at: 0,
+        model: 'gpt-test',
+        status: 'completed',
+        usage,
+        output: [
+          {
+            type: 'function_call',
+            id: 'fc_1',
+            call_id: 'call_1',
+            name: 'search_notes',
+            arguments: JSON.stringify({ q: 'cats', limit: 5, unit: null }),
+            status: 'completed',
+          },
+        ],
+      },
+      {
+        id: 'resp_2',
+        object: 'response',
+        created_at: 0,
+        model: 'gpt-test',
+        status: 'completed',
+        usage,
+        output: [
+          {
+            type: 'message',
+            id: 'msg_1',
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: 'Found them.', annotations: [] }],
+          },
+        ],
+      },
+    );
+    setTracingDisabled(true);
+    setDefaultOpenAIClient(new OpenAI({ apiKey: 'test', fetch }) as never);
+    const agent = new Agent({
+      name: 'notes',
+      instructions: 'Help.',
+      model: 'gpt-test',
+      tools: agentsTools(runtime),
+    });
+    const result = await run(agent, 'Find cats.');
+    expect(result.finalOutput).toBe('Found them.');
+    expect(handled).toEqual([['search_notes', { q: 'cats', limit: 5 }]]);
+    const sent = requests[0]?.tools as { name: string; parameters: JsonSchema; strict: boolean }[];
+    for (const tool of sent) {
+      expect(tool.strict).toBe(true);
+      expect(tool.parameters).toEqual(documentOf(runtime, tool.name, 'openai-strict'));
+    }
+    expect(JSON.stringify(requests[1]?.input)).toContain('search_notes done');
+  });
+});
+
+describe('anthropic', () => {
+  const toolUse = (name: string, input: object, id: string) => ({ type: 'tool_use', id, name, input });
+  const message = (...content: object[]) => ({
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-test',
+    content,
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  });
+
+  test.each([
+    [false, 'anthropic' as const],
+    [true, 'anthropic-strict' as const],
+  ])('strict %s: the %s documents, their calls brought back', async (strict, profile) => {
+    const { runtime, calls: handled } = notesRuntime();
+    const { fetch, requests } = scriptedFetch(
+      message(
+        toolUse('search_notes', { q: 'cats', limit: null }, 'tu_1'),
+        toolUse('read_notes', { paths: '["a.md","b.md"]' }, 'tu_2'),
+        toolUse('move_note', { path: 'x', color: 'dark blue', opts: { copy: null } }, 'tu_3'),
+      ),
+    );
+    const client = new Anthropic({ apiKey: 'test', fetch });
+    const reply = await client.messages.create({
+      model: 'claude-test',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Find cats.' }],
+      tools: anthropicTools(runtime, { strict }) as never,
+    });
+    const sent = requests[0]?.tools as { name: string; input_schema: JsonSchema; strict?: boolean }[];
+    for (const tool of sent) {
+      expect(tool.strict).toBe(strict ? true : undefined);
+      expect(tool.input_schema).toEqual(documentOf(runtime, tool.name, profile));
+      if (strict)
+        expect(meaningOf(transformJSONSchema(tool.input_schema))).toEqual(meaningOf(tool.input_schema));
+    }
+    const results = [];
+    for (const block of reply.content)
+      if (block.type === 'tool_use') results.push(await runAnthropicToolUse(runtime, block, { strict }));
+    expect(results.map((result) => [result.content, result.is_error ?? false])).toEqual([
+      ['search_notes done', false],
+      [LIST, true],
+      // Only strict tool use may return an enum in another case (its docs say so): it is repaired there.
+      strict
+        ? ['move_note done', false]
+        : ['Invalid arguments: color: Invalid option: expected one of "Dark Blue"|"Light Green"', true],
+    ]);
+    expect(handled).toEqual([
+      ['search_notes', { q: 'cats' }],
+      ...(strict ? [['move_note', { path: 'x', color: 'Dark Blue', opts: {} }]] : []),
+    ]);
+  });
+});
+
+describe('gemini', () => {
+  test.each([
+    [false, 'gemini' as const, 'parametersJsonSchema'],
+    [true, 'gemini-openapi' as const, 'parameters'],
+  ])('openapi %s: the %s documents as %s, their calls brought back', async (openapi, profile, field) => {
+    const { runtime, calls: handled } = notesRuntime();
+    const { fetch, requests } = scriptedFetch({
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              { functionCall: { id: 'g1', name: 'search_notes', args: { q: 'cats', unit: null } } },
+              { functionCall: { id: 'g2', name: 'read_notes', args: { paths: '["a.md","b.md"]' } } },
+            ],
+          },
+          finishReason: 'STOP',
+        },
+      ],
+    });
+    const client = new GoogleGenAI({ apiKey: 'test', httpOptions: { fetch } });
+    const response = await client.models.generateContent({
+      model: 'gemini-test',
+      contents: 'Find cats.',
+      config: { tools: [geminiTools(runtime, { openapi }) as never] },
+    });
+    const [sentTool] = (requests[0]?.tools ?? []) as { functionDeclarations: Record<string, unknown>[] }[];
+    const declarations = sentTool?.functionDeclarations ?? [];
+    expect(declarations).toHaveLength(3);
+    for (const declaration of declarations)
+      expect(meaningOf(declaration[field])).toEqual(
+        meaningOf(documentOf(runtime, declaration.name as string, profile)),
+      );
+    const parts = [];
+    for (const call of response.functionCalls ?? [])
+      parts.push(await runGeminiFunctionCall(runtime, call, { openapi }));
+    expect(parts.map((part) => part.functionResponse)).toEqual([
+      { id: 'g1', name: 'search_notes', response: { output: 'search_notes done' } },
+      { id: 'g2', name: 'read_notes', response: { error: LIST } },
+    ]);
+    expect(handled).toEqual([['search_notes', { q: 'cats' }]]);
+  });
+});
+
+test('a tool not prepared for a profile is named when the provider tools are made', () => {
+  const runtime = createToolRuntime(
+    prepareToolSet({ readNotes: contracts.readNotes }, { profiles: ['gemini'] }),
+    {
+      handlers: { read_notes: () => 'read' },
+    },
+  );
+  expect(() => openaiChatTools(runtime)).toThrow(
+    '[toolprep] tool "read_notes" was not prepared for the profile openai-strict: add "openai-strict" to profiles in the toolprep config',
+  );
+});
