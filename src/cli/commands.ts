@@ -49,6 +49,8 @@ export async function runInspect(
     for (const tool of tools)
       out(`${tool.name.padEnd(28)} ${String(tool.size.tokens).padStart(6)} tokens  ${tool.source}`);
     out(`${'total'.padEnd(28)} ${String(manifest.totals.tokens).padStart(6)} tokens  ${tools.length} tools`);
+    for (const [profile, size] of Object.entries(manifest.totals.profiles ?? {}))
+      out(`${`  as ${profile}`.padEnd(28)} ${String(size.tokens).padStart(6)} tokens`);
     return 0;
   }
   for (const line of describeTool(tools[0] as ManifestTool, context.output)) out(line);
@@ -61,6 +63,9 @@ function describeTool(tool: ManifestTool, { paint }: Output): string[] {
     `  ${tool.description}`,
     paint.dim(
       `  ${tool.source} · ${tool.size.bytes} bytes · ~${tool.size.tokens} tokens · digest ${tool.digest}`,
+    ),
+    ...Object.entries(tool.size.profiles ?? {}).map(([profile, size]) =>
+      paint.dim(`  ${profile}: ${size.bytes} bytes · ~${size.tokens} tokens`),
     ),
     '',
     '  input',
@@ -80,6 +85,10 @@ function describeTool(tool: ManifestTool, { paint }: Output): string[] {
     }
   };
   walk(tool.inputSchema.mcp as Record<string, unknown>, 0);
+  for (const [profile, document] of Object.entries(tool.profiles ?? {})) {
+    lines.push('', `  as ${profile}`);
+    walk(document.inputSchema as Record<string, unknown>, 0);
+  }
   lines.push(
     '',
     '  plan',

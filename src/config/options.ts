@@ -82,6 +82,13 @@ export const prepareOptionsSchema = optionsObject.pick({
 });
 export type PrepareSettings = z.output<typeof prepareOptionsSchema>;
 
+/** The options of a resolved config that shape each prepared tool, every one of them. */
+export function prepareSettingsOf(config: ResolvedToolprepConfig): PrepareSettings {
+  return Object.fromEntries(
+    Object.keys(prepareOptionsSchema.shape).map((key) => [key, config[key as keyof PrepareSettings]]),
+  ) as PrepareSettings;
+}
+
 /** Typed help for `toolprep.config.ts`: `export default defineConfig({ ... })`. */
 export function defineConfig(config: ToolprepConfig): ToolprepConfig {
   return config;

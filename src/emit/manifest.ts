@@ -1,5 +1,6 @@
-import { MANIFEST_FORMAT, type Manifest, type ManifestTool } from '../manifest/manifest.js';
+import { MANIFEST_FORMAT, type Manifest, type ManifestTool, type Size } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
+import type { ProfileName } from '../manifest/profiles.js';
 import { GenerationalMemo } from '../shared/generational-memo.js';
 
 /** A prepared tool, and the export it was prepared from. */
@@ -50,14 +51,16 @@ export function emitManifest(
   const emitted = byName(tools).map((tool) =>
     entries.take(`${tool.prepared.digest}\u0000${tool.file}#${tool.exportName}`, () => manifestEntry(tool)),
   );
+  const entriesOf = emitted.map(({ entry }) => entry);
+  const profileTotals = totalsByProfile(entriesOf);
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
     extensionKeys,
-    tools: emitted.map(({ entry }) => entry),
+    tools: entriesOf,
     totals: {
       tools: emitted.length,
-      bytes: emitted.reduce((sum, { entry }) => sum + entry.size.bytes, 0),
-      tokens: emitted.reduce((sum, { entry }) => sum + entry.size.tokens, 0),
+      ...sumOf(entriesOf.map((entry) => entry.size)),
+      ...(profileTotals ? { profiles: profileTotals } : {}),
     },
   };
   // Byte for byte what JSON.stringify(manifest, null, 2) writes, from the memoised tool texts.
@@ -72,12 +75,40 @@ export function emitManifest(
   };
 }
 
+function sizeOf(shown: unknown): Size {
+  const bytes = Buffer.byteLength(JSON.stringify(shown));
+  return { bytes, tokens: Math.ceil(bytes / 4) };
+}
+
+function sumOf(sizes: readonly Size[]): Size {
+  return {
+    bytes: sizes.reduce((sum, size) => sum + size.bytes, 0),
+    tokens: sizes.reduce((sum, size) => sum + size.tokens, 0),
+  };
+}
+
+/** Each profile's tools in all, for the profiles the tools were prepared with. */
+function totalsByProfile(tools: readonly ManifestTool[]): ManifestTool['size']['profiles'] {
+  const names = [...new Set(tools.flatMap((tool) => Object.keys(tool.size.profiles ?? {})))] as ProfileName[];
+  if (names.length === 0) return undefined;
+  return Object.fromEntries(
+    names.map((name) => [name, sumOf(tools.flatMap((tool) => tool.size.profiles?.[name] ?? []))]),
+  );
+}
+
 function manifestEntry({ prepared, file, exportName }: EmittableTool): { entry: ManifestTool; text: string } {
-  const bytes = Buffer.byteLength(JSON.stringify(listedAs(prepared)));
+  const profiles = Object.entries(prepared.profiles ?? {}).map(([name, document]) => [
+    name,
+    // What a provider is sent for the tool: its name, its description and the profile's document.
+    sizeOf({ name: prepared.name, description: prepared.description, parameters: document.inputSchema }),
+  ]);
   const tool: Record<string, unknown> = {
     ...prepared,
     source: `${file}#${exportName}`,
-    size: { bytes, tokens: Math.ceil(bytes / 4) },
+    size: {
+      ...sizeOf(listedAs(prepared)),
+      ...(profiles.length > 0 ? { profiles: Object.fromEntries(profiles) } : {}),
+    },
   };
   const entry = Object.fromEntries(
     TOOL_KEY_ORDER.filter((name) => tool[name] !== undefined).map((name) => [name, tool[name]]),

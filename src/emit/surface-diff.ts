@@ -1,4 +1,5 @@
 import type { Manifest, ManifestTool } from '../manifest/manifest.js';
+import type { ProfileName } from '../manifest/profiles.js';
 import { canonicalJson } from '../shared/canonical-json.js';
 
 type Properties = Record<string, Record<string, unknown>>;
@@ -62,6 +63,15 @@ function toolChanges(before: ManifestTool, after: ManifestTool): string[] {
     if (oldRequired.has(key) !== newRequired.has(key))
       changes.push(`~ field ${key}: now ${newRequired.has(key) ? 'required' : 'optional'}`);
     if (previous.description !== schema.description) changes.push(`~ field ${key}: description changed`);
+  }
+  const profiles = new Set([...Object.keys(before.profiles ?? {}), ...Object.keys(after.profiles ?? {})]);
+  for (const profile of [...profiles].sort()) {
+    const old = before.profiles?.[profile as ProfileName];
+    const next = after.profiles?.[profile as ProfileName];
+    if (!old) changes.push(`+ profile ${profile} added`);
+    else if (!next) changes.push(`- profile ${profile} removed`);
+    else if (canonicalJson(old) !== canonicalJson(next))
+      changes.push(`~ profile ${profile}: document changed`);
   }
   if (changes.length === 0 && before.digest !== after.digest)
     changes.push('schema or plan changed (see the diff)');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ResolvedToolprepConfig } from '../config/options.js';
+import { prepareSettingsOf, type ResolvedToolprepConfig } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ContractRef } from '../discover/find-contracts.js';
 import type { EmittableTool } from '../emit/manifest.js';
@@ -50,10 +50,7 @@ export function prepareFile(
       const prepared = prepareTool(contract, {
         exportName,
         description: ref.jsdoc,
-        flatten: config.flatten,
-        names: config.names,
-        unrepresentable: config.unrepresentable,
-        extend: config.extend,
+        ...prepareSettingsOf(config),
         warn: (problem) => warnings.push(placed(problem, ref.file, ref.line)),
       });
       tools.push({ prepared, file: ref.file, exportName: ref.exportName, ref });

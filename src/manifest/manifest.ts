@@ -1,4 +1,5 @@
 import type { PreparedTool } from './prepared-tool.js';
+import type { ProfileName } from './profiles.js';
 
 /**
  * The manifest's format version. The runtime refuses a tool set of another format and says to
@@ -8,11 +9,20 @@ import type { PreparedTool } from './prepared-tool.js';
  */
 export const MANIFEST_FORMAT = 3;
 
+/** Bytes, and tokens at about 4 bytes each. */
+export interface Size {
+  readonly bytes: number;
+  readonly tokens: number;
+}
+
 export interface ManifestTool extends PreparedTool {
   /** Where the contract is: `src/tools/files.ts#readFiles`. */
   readonly source: string;
-  /** The tool as a model is shown it (its `tools/list` entry): bytes, and tokens at ~4 bytes each. */
-  readonly size: { readonly bytes: number; readonly tokens: number };
+  /**
+   * The tool as a model is shown it: its `tools/list` entry, and under each profile its
+   * definition (name, description and the profile's document).
+   */
+  readonly size: Size & { readonly profiles?: { readonly [Profile in ProfileName]?: Size } };
 }
 
 export interface Manifest {
@@ -20,5 +30,8 @@ export interface Manifest {
   /** The extension keys every tool takes (the config's `extend`), sorted; the runtime must agree. */
   readonly extensionKeys: readonly string[];
   readonly tools: readonly ManifestTool[];
-  readonly totals: { readonly tools: number; readonly bytes: number; readonly tokens: number };
+  readonly totals: Size & {
+    readonly tools: number;
+    readonly profiles?: { readonly [Profile in ProfileName]?: Size };
+  };
 }
