@@ -33,12 +33,21 @@ const FIELD_KINDS = [
   (name) => `${name}: z.string().nullable()`,
 ];
 
-/** The source of tool number `index`: deterministic for a given index. */
-export function contractSource(index) {
+/** A record every provider profile can show: its keys are fixed. */
+const ENUM_KEY_RECORD = (name) => `${name}: z.partialRecord(z.enum(['a', 'b', 'c']), z.number())`;
+
+/**
+ * The source of tool number `index`: deterministic for a given index. With `profiles`, its records
+ * take enum keys, so that every provider profile can show it.
+ */
+export function contractSource(index, { profiles = false } = {}) {
   const next = random(index + 1);
   const count = 5 + Math.floor(next() * 21);
+  const kinds = profiles
+    ? FIELD_KINDS.map((kind) => (kind('x').includes('z.record(') ? ENUM_KEY_RECORD : kind))
+    : FIELD_KINDS;
   const fields = Array.from({ length: count }, (_, field) =>
-    FIELD_KINDS[Math.floor(next() * FIELD_KINDS.length)](`field${field}`),
+    kinds[Math.floor(next() * kinds.length)](`field${field}`),
   );
   return `import { defineTool } from 'toolprep';
 import { z } from 'zod';
@@ -55,9 +64,10 @@ export const tool${index} = defineTool({
 
 /**
  * A throwaway project with `count` contract files under src/tools, a barrel of them, and
- * node_modules linking toolprep (this repository, built), zod and the MCP SDK.
+ * node_modules linking toolprep (this repository, built), zod and the MCP SDK; with `profiles`, a
+ * config that prepares every provider profile.
  */
-export function createContractProject(count) {
+export function createContractProject(count, { profiles = false } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), `toolprep-bench-${count}-`));
   mkdirSync(path.join(dir, 'src/tools'), { recursive: true });
   mkdirSync(path.join(dir, 'node_modules/@modelcontextprotocol'), { recursive: true });
@@ -73,10 +83,15 @@ export function createContractProject(count) {
   );
   const barrel = [];
   for (let index = 0; index < count; index++) {
-    writeFileSync(path.join(dir, `src/tools/tool-${index}.ts`), contractSource(index));
+    writeFileSync(path.join(dir, `src/tools/tool-${index}.ts`), contractSource(index, { profiles }));
     barrel.push(`export * from './tool-${index}.js';`);
   }
   writeFileSync(path.join(dir, 'src/tools/index.ts'), `${barrel.join('\n')}\n`);
+  if (profiles)
+    writeFileSync(
+      path.join(dir, 'toolprep.config.ts'),
+      "export default { profiles: ['openai-strict', 'anthropic', 'anthropic-strict', 'gemini', 'gemini-openapi'] };\n",
+    );
   return dir;
 }
 

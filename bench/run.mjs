@@ -6,7 +6,14 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { REPO } from './contracts.mjs';
-import { benchmarkBuild, benchmarkPerCall, benchmarkSize, benchmarkStatelessList } from './sections.mjs';
+import {
+  benchmarkBuild,
+  benchmarkInverse,
+  benchmarkPerCall,
+  benchmarkProfileSizes,
+  benchmarkSize,
+  benchmarkStatelessList,
+} from './sections.mjs';
 import { benchmarkStartup, startupChart } from './startup.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -54,6 +61,12 @@ if (want('size-scaling')) {
     `## 3b. Per call as arguments grow to 10 MB\n\n${script('coercion-size.mjs', ...(quick ? ['--quick'] : []))}`,
   );
 }
+if (want('inverse')) {
+  log('inverse steps…');
+  sections.push(
+    `## 3c. Inverse steps per call\n\nA call through a profile undoes how that provider's model answers before the parse: \`null\` for a key left out (every profile), an enum string in another case (anthropic-strict). Per operation, median of batches.\n\n${await benchmarkInverse({ quick })}`,
+  );
+}
 if (want('build')) {
   log('build…');
   sections.push(
@@ -68,7 +81,9 @@ if (want('loaders')) {
 }
 if (want('size')) {
   log('size…');
-  sections.push(`## 5. Size and load\n\n${await benchmarkSize()}`);
+  sections.push(
+    `## 5. Size and load\n\n${await benchmarkSize()}\n\n### Tool definitions per profile\n\n${await benchmarkProfileSizes()}`,
+  );
 }
 
 const header = `# Benchmark results

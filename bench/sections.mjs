@@ -140,6 +140,24 @@ function zodSearchInput(z) {
   });
 }
 
+/** Arguments a model typically sends to the search input. */
+const TYPICAL_SEARCH_ARGS = {
+  query: 'release notes',
+  paths: ['docs/a.md', 'docs/b.md'],
+  mode: 'fast',
+  filters: { tags: ['a', 'b'], owner: { id: 'u1', team: 't1' } },
+  rows: [
+    { key: 'a', value: 1 },
+    { key: 'b', value: 'x' },
+  ],
+  target: { type: 'file', path: 'x.md' },
+  weights: { a: 1, b: 2 },
+};
+
+/** Milliseconds per operation shown as microseconds. */
+const microseconds = (result) =>
+  formatStats({ median: result.median * 1000, min: result.min * 1000, max: result.max * 1000 }, 2);
+
 /** The same input in every schema library toolprep reads, with its run-time adapter. */
 async function searchInputs() {
   const { z } = await import('zod');
@@ -195,32 +213,18 @@ export async function benchmarkPerCall({ quick }) {
   const { coerceJsonArgs, defineTool } = await import(dist('src/index.js'));
   const { prepareTool } = await import(dist('src/build.js'));
   const { applyPlan } = await import(dist('src/runtime/index.js'));
-  const typical = {
-    query: 'release notes',
-    paths: ['docs/a.md', 'docs/b.md'],
-    mode: 'fast',
-    filters: { tags: ['a', 'b'], owner: { id: 'u1', team: 't1' } },
-    rows: [
-      { key: 'a', value: 1 },
-      { key: 'b', value: 'x' },
-    ],
-    target: { type: 'file', path: 'x.md' },
-    weights: { a: 1, b: 2 },
-  };
   const doubled = {
-    ...typical,
-    filters: JSON.stringify(typical.filters),
-    rows: JSON.stringify(typical.rows),
-    target: JSON.stringify(typical.target),
+    ...TYPICAL_SEARCH_ARGS,
+    filters: JSON.stringify(TYPICAL_SEARCH_ARGS.filters),
+    rows: JSON.stringify(TYPICAL_SEARCH_ARGS.rows),
+    target: JSON.stringify(TYPICAL_SEARCH_ARGS.target),
   };
   const options = { batches: quick ? 5 : 15 };
-  const us = (result) =>
-    formatStats({ median: result.median * 1000, min: result.min * 1000, max: result.max * 1000 }, 2);
   const rows = [];
   for (const [library, input, adapter] of await searchInputs()) {
     const { plan } = prepareTool(defineTool({ name: 'search', description: 'Search.', input }));
     for (const [label, args] of [
-      ['typical', typical],
+      ['typical', TYPICAL_SEARCH_ARGS],
       ['double-serialised', doubled],
     ]) {
       const repaired = applyPlan(plan, args);
@@ -231,7 +235,7 @@ export async function benchmarkPerCall({ quick }) {
       const viaReference = perOperation(() => coerceJsonArgs(args, input), options);
       const parseAlone = perOperation(() => adapter.validate(input, repaired), options);
       rows.push(
-        `| ${library} | ${label} | ${us(viaPlan)} | ${us(viaReference)} | ${us(parseAlone)} | ${((viaPlan.median / parseAlone.median) * 100).toFixed(1)}% | ${(viaReference.median / viaPlan.median).toFixed(1)}× |`,
+        `| ${library} | ${label} | ${microseconds(viaPlan)} | ${microseconds(viaReference)} | ${microseconds(parseAlone)} | ${((viaPlan.median / parseAlone.median) * 100).toFixed(1)}% | ${(viaReference.median / viaPlan.median).toFixed(1)}× |`,
       );
     }
   }
@@ -422,4 +426,80 @@ export async function benchmarkSize() {
     line('zod (loaded by the SDK itself)', zod),
     line('all', urls),
   ].join('\n');
+}
+
+/**
+ * The inverse steps' cost per call: the same 8-field input (its record with enum keys, which every
+ * profile can show), called as each provider's model answers, against the plan alone and the parse.
+ */
+export async function benchmarkInverse({ quick }) {
+  const { z } = await import('zod');
+  const { defineTool } = await import(dist('src/index.js'));
+  const { prepareTool } = await import(dist('src/build.js'));
+  const { applyPlan } = await import(dist('src/runtime/index.js'));
+  const { INVERSE_STEPS } = await import(dist('src/manifest/profiles.js'));
+  // A record with free keys has no strict document, so its keys are listed here.
+  const input = zodSearchInput(z).extend({ weights: z.partialRecord(z.enum(['a', 'b', 'c']), z.number()) });
+  const profiles = ['openai-strict', 'anthropic-strict'];
+  const { plan } = prepareTool(defineTool({ name: 'search', description: 'Search.', input }), { profiles });
+  // openai-strict: every key required, so a model sends null for each one it leaves out.
+  const openaiAnswer = {
+    ...TYPICAL_SEARCH_ARGS,
+    limit: null,
+    filters: { ...TYPICAL_SEARCH_ARGS.filters, since: null },
+    target: { ...TYPICAL_SEARCH_ARGS.target, href: null },
+    weights: { a: 1, b: 2, c: null },
+  };
+  // anthropic-strict: keys left out, but an enum may come back in another case.
+  const anthropicAnswer = { ...TYPICAL_SEARCH_ARGS, mode: 'Fast' };
+  const options = { batches: quick ? 5 : 15 };
+  const parse = perOperation(() => input.parse(TYPICAL_SEARCH_ARGS), options);
+  const rows = [];
+  for (const [label, args, inverse] of [
+    ['no profile, typical arguments (the plan alone)', TYPICAL_SEARCH_ARGS, []],
+    ['openai-strict, null for every key left out', openaiAnswer, INVERSE_STEPS['openai-strict']],
+    ['anthropic-strict, an enum in another case', anthropicAnswer, INVERSE_STEPS['anthropic-strict']],
+  ]) {
+    const repaired = applyPlan(plan, args, { inverse });
+    if (!input.safeParse(repaired).success)
+      throw new Error(`${label}: the inverse steps did not bring the answer back`);
+    const timed = perOperation(() => applyPlan(plan, args, { inverse }), options);
+    rows.push(`| ${label} | ${microseconds(timed)} | ${((timed.median / parse.median) * 100).toFixed(1)}% |`);
+  }
+  return [
+    `Zod's parse of the repaired arguments: ${microseconds(parse)} µs.`,
+    '',
+    '| call | applyPlan with its inverse steps, µs median (min–max) | ÷ Zod parse |',
+    '| --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+/** The manifest's size per profile: the same generated tools, as each provider is sent them. */
+export async function benchmarkProfileSizes() {
+  const count = 50;
+  const dir = createContractProject(count, { profiles: true });
+  try {
+    execFileSync(process.execPath, [dist('src/cli/main.js'), 'generate', '--quiet'], {
+      cwd: dir,
+      stdio: 'inherit',
+    });
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'toolprep.manifest.json'), 'utf8'));
+    const { totals } = manifest;
+    const rows = [`| MCP (\`tools/list\`) | ${totals.bytes} | ${totals.tokens} | 1.00× |`];
+    for (const [profile, size] of Object.entries(totals.profiles))
+      rows.push(
+        `| ${profile} | ${size.bytes} | ${size.tokens} | ${(size.bytes / totals.bytes).toFixed(2)}× |`,
+      );
+    const bytes = statSync(path.join(dir, 'toolprep.manifest.json')).size;
+    return [
+      `${count} generated tools (the build section's, with enum-key records in place of free ones, which strict profiles cannot show), prepared with every profile; the manifest is ${(bytes / 1024).toFixed(0)} KiB.`,
+      '',
+      '| tool definitions as | bytes | tokens (~4 bytes each) | ÷ MCP |',
+      '| --- | --- | --- | --- |',
+      ...rows,
+    ].join('\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -95,16 +95,19 @@ function compileResolved(schema: unknown, position: Position, context: CompileCo
     childSchema === undefined ? undefined : compileNode(childSchema, [...position, childStep], context);
   switch (node.kind) {
     case 'object': {
+      const rest = child(node.rest, step.values);
       const fields: Record<string, PlanNode> = {};
       for (const [key, field] of Object.entries(node.fields)) {
         const compiled = child(field, step.field(key));
-        if (compiled) fields[key] = compiled;
+        // Beside a catch-all, every declared key is listed (as {} when it needs nothing), so that
+        // the catch-all's node never walks a declared field.
+        if (compiled || rest) fields[key] = compiled ?? {};
       }
       return withParts(
         { parse: ['object'] },
         {
           fields: nonEmpty(fields),
-          rest: child(node.rest, step.values),
+          rest,
           ...(context.inverse.nullAbsent ? objectNullSteps(view, schema, node, position, context) : {}),
         },
       );

@@ -1,6 +1,6 @@
 import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
 import type { InverseStep } from '../manifest/profiles.js';
-import { foldCase, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
+import { caseFolder, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
 import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
@@ -31,6 +31,10 @@ interface Walk {
   readonly path: Path;
   readonly maxDepth: number;
   readonly acceptsAt: ApplyPlanOptions['acceptsAt'];
+}
+
+/** The inverse steps a compiled walk runs: a plan is compiled once for each set it is asked for. */
+interface Steps {
   readonly nullAbsent: boolean;
   readonly caseFold: boolean;
 }
@@ -47,8 +51,11 @@ interface Compiled {
   structure?: Step<object>;
 }
 
-/** Plans are compiled once, on first use: a call then tests only what its plan's positions hold. */
-const compiledPlans = new WeakMap<Plan, Compiled>();
+/**
+ * Plans are compiled on first use, once for each set of inverse steps (by its index: bit 0
+ * `nullAbsent`, bit 1 `caseFold`): a call then tests only what its plan's positions hold for it.
+ */
+const compiledPlans = new WeakMap<Plan, Compiled[]>();
 
 /**
  * Applies a coercion plan to arguments: parses double-serialised structure where the schema wants
@@ -56,19 +63,17 @@ const compiledPlans = new WeakMap<Plan, Compiled>();
  * Throws a `CoercionRefusal` naming the field's path.
  */
 export function applyPlan(plan: Plan, args: unknown, options?: ApplyPlanOptions): unknown {
-  let root = compiledPlans.get(plan);
-  if (!root) {
-    root = compileWalk(plan);
-    compiledPlans.set(plan, root);
-  }
   const inverse = options?.inverse ?? [];
-  return visit(root, args, {
-    path: [],
-    maxDepth: options?.maxDepth ?? 64,
-    acceptsAt: options?.acceptsAt,
-    nullAbsent: inverse.includes('nullAbsent'),
-    caseFold: inverse.includes('caseFold'),
-  });
+  const steps = { nullAbsent: inverse.includes('nullAbsent'), caseFold: inverse.includes('caseFold') };
+  const index = (steps.nullAbsent ? 1 : 0) + (steps.caseFold ? 2 : 0);
+  let compiled = compiledPlans.get(plan);
+  if (!compiled) {
+    compiled = [];
+    compiledPlans.set(plan, compiled);
+  }
+  compiled[index] ??= compileWalk(plan, steps);
+  const root = compiled[index];
+  return visit(root, args, { path: [], maxDepth: options?.maxDepth ?? 64, acceptsAt: options?.acceptsAt });
 }
 
 function visit(node: Compiled, value: unknown, walk: Walk): unknown {
@@ -94,12 +99,12 @@ function visitChild(node: Compiled | undefined, value: unknown, key: string | nu
   return repaired;
 }
 
-/** A plan compiled into the closures that walk arguments by it. */
-function compileWalk(plan: Plan): Compiled {
+/** A plan compiled into the closures that walk arguments by it, with these inverse steps. */
+function compileWalk(plan: Plan, steps: Steps): Compiled {
   const shared = new Map<string, Compiled>();
 
   const compile = (node: PlanNode): Compiled => {
-    if (node.ref === undefined) return { text: compileText(node), structure: compileStructure(node) };
+    if (node.ref === undefined) return { text: compileText(node, steps), structure: compileStructure(node) };
     const name = node.ref;
     const definition = plan.defs && Object.hasOwn(plan.defs, name) ? plan.defs[name] : undefined;
     if (!definition) throw new Error(`[toolprep] plan refers to a missing definition "${name}"`);
@@ -144,7 +149,7 @@ function compileWalk(plan: Plan): Compiled {
       if (Array.isArray(record)) return record;
       const value = (record as Record<string, unknown>)[tag];
       let variant = compiled.find((candidate) => candidate.tags.includes(value));
-      if (!variant && walk.caseFold && typeof value === 'string') {
+      if (!variant && steps.caseFold && typeof value === 'string') {
         const matching = compiled.filter((candidate) =>
           candidate.tags.some((other) => typeof other === 'string' && sameIgnoringCase(other, value)),
         );
@@ -174,18 +179,24 @@ function compileWalk(plan: Plan): Compiled {
   };
 
   const compileFields = (node: PlanNode): Compiled['structure'] => {
-    if (!node.fields && !node.rest && !node.nullAbsent && !node.nullAbsentBeyond) return undefined;
-    const keys = Object.keys(node.fields ?? {});
-    const fields = Object.values(node.fields ?? {}).map(compile);
+    // Fields whose node does nothing here (a case repair this call does not ask for) are left out.
+    const walked = Object.entries(node.fields ?? {})
+      .map(([key, field]) => [key, compile(field)] as const)
+      .filter(([, field]) => field.text || field.structure);
+    const keys = walked.map(([key]) => key);
+    const fields = walked.map(([, field]) => field);
+    // Keys the object declares: the catch-all walks every other key.
+    const declared = new Set(Object.keys(node.fields ?? {}));
     const rest = node.rest && compile(node.rest);
-    const nullAbsent = node.nullAbsent;
-    const beyond = node.nullAbsentBeyond && new Set(node.nullAbsentBeyond);
+    const nullAbsent = steps.nullAbsent ? node.nullAbsent : undefined;
+    const beyond = steps.nullAbsent && node.nullAbsentBeyond ? new Set(node.nullAbsentBeyond) : undefined;
+    if (walked.length === 0 && !rest && !nullAbsent && !beyond) return undefined;
     // Declared fields in the schema's order, then (with a catch-all) the other keys in the
     // arguments' order: the reference walks the same way, so both name the same field first.
     return (value, walk) => {
       if (Array.isArray(value)) return value;
       let record = value as Record<string, unknown>;
-      if (walk.nullAbsent && (nullAbsent || beyond)) record = withoutAbsentNulls(record, nullAbsent, beyond);
+      if (nullAbsent || beyond) record = withoutAbsentNulls(record, nullAbsent, beyond);
       let result = record;
       const repair = (node: Compiled | undefined, key: string) => {
         const field = record[key];
@@ -193,7 +204,7 @@ function compileWalk(plan: Plan): Compiled {
         if (repaired !== field) result = replaceOwn(result, record, key, repaired);
       };
       for (let index = 0; index < keys.length; index++) repair(fields[index], keys[index] as string);
-      if (rest) for (const key of Object.keys(record)) if (!keys.includes(key)) repair(rest, key);
+      if (rest) for (const key of Object.keys(record)) if (!declared.has(key)) repair(rest, key);
       return result;
     };
   };
@@ -211,8 +222,8 @@ function replaceOwn(
   return Object.hasOwn(record, key) ? withOwn(result, key, repaired) : result;
 }
 
-function compileText({ parse, refuse, fold }: PlanNode): Compiled['text'] {
-  if (fold) return (text, walk) => (walk.caseFold ? foldCase(fold, text) : text);
+function compileText({ parse, refuse, fold }: PlanNode, steps: Steps): Compiled['text'] {
+  if (fold) return steps.caseFold ? caseFolder(fold) : undefined;
   if (!parse && !refuse) return undefined;
   return (text, walk) => {
     if (refuse) refuseListAsText(refuse, text, walk);
