@@ -9,7 +9,7 @@ import type { Manifest } from '../manifest/manifest.js';
 import { prepareExtension } from '../prepare/extension.js';
 import type { Problem } from '../shared/problems.js';
 import { projectPath } from '../shared/project-path.js';
-import { duplicateNames, type FoundTool, prepareFile } from './prepare-files.js';
+import { duplicateNames, type FoundTool, prepareFile, strictRequestWarnings } from './prepare-files.js';
 import { type Project, type ProjectOptions, resolveProject } from './project.js';
 import { cacheFor, createGeneratorState, endGeneration, type GeneratorState } from './state.js';
 
@@ -114,6 +114,7 @@ export async function generateProject(
   }
   await cache?.save();
   problems.push(...duplicateNames(found));
+  warnings.push(...strictRequestWarnings(found));
 
   const stats = {
     scanned: files.length,

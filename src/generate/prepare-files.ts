@@ -4,6 +4,7 @@ import { isToolContract } from '../contract/define-tool.js';
 import type { ContractRef } from '../discover/find-contracts.js';
 import type { EmittableTool } from '../emit/manifest.js';
 import type { LoadedModule } from '../load/load-modules.js';
+import { anthropicStrictOverruns } from '../manifest/profiles.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
 import { type Problem, placed, ToolprepError } from '../shared/problems.js';
 
@@ -81,5 +82,25 @@ export function duplicateNames(tools: readonly FoundTool[]): Problem[] {
             hint: 'give one of them another `name`',
           }),
         ),
+  );
+}
+
+/**
+ * Anthropic strict tool use limits each request, summed over its strict tools: a set that a
+ * request cannot send whole is a warning (a server may send a few tools per request).
+ */
+export function strictRequestWarnings(tools: readonly FoundTool[]): Problem[] {
+  const strict = tools.flatMap(({ prepared }) => {
+    const budget = prepared.profiles?.['anthropic-strict']?.strictBudget;
+    return budget ? [{ name: prepared.name, strictBudget: budget }] : [];
+  });
+  return anthropicStrictOverruns(strict).map(
+    (overrun): Problem => ({
+      severity: 'warning',
+      code: 'profile-limit',
+      profile: 'anthropic-strict',
+      message: `one request with all ${strict.length} tools would send ${overrun}`,
+      hint: 'send fewer tools per request (the tools option of anthropicTools), or make parameters required',
+    }),
   );
 }

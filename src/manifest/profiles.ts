@@ -36,7 +36,46 @@ export interface ProfileDocument {
   readonly inputSchema: JsonSchema;
   /**
    * `anthropic-strict`: what the tool spends of the per-request budgets of strict tool use
-   * (24 optional parameters, 16 parameters with union types, summed over a request's tools).
+   * (`ANTHROPIC_STRICT_LIMITS`, summed over a request's tools).
    */
-  readonly strictBudget?: { readonly optional: number; readonly unions: number };
+  readonly strictBudget?: StrictBudget;
+}
+
+export interface StrictBudget {
+  readonly optional: number;
+  readonly unions: number;
+}
+
+/**
+ * Anthropic strict tool use's limits per request, summed over the strict tools it sends: beyond
+ * them the API answers "Schema is too complex for compilation".
+ */
+export const ANTHROPIC_STRICT_LIMITS = { tools: 20, optional: 24, unions: 16 } as const;
+
+/**
+ * What one request sending these tools with `anthropic-strict` would exceed, one sentence per
+ * limit, naming the tools that spend the most; none when the request fits.
+ */
+export function anthropicStrictOverruns(
+  tools: readonly { readonly name: string; readonly strictBudget: StrictBudget }[],
+): string[] {
+  const overruns: string[] = [];
+  if (tools.length > ANTHROPIC_STRICT_LIMITS.tools)
+    overruns.push(`${tools.length} strict tools, over the limit of ${ANTHROPIC_STRICT_LIMITS.tools}`);
+  for (const [kind, words] of [
+    ['optional', 'optional parameters'],
+    ['unions', 'parameters with union types'],
+  ] as const) {
+    const spending = tools
+      .filter((tool) => tool.strictBudget[kind] > 0)
+      .sort((a, b) => b.strictBudget[kind] - a.strictBudget[kind]);
+    const total = spending.reduce((sum, tool) => sum + tool.strictBudget[kind], 0);
+    if (total <= ANTHROPIC_STRICT_LIMITS[kind]) continue;
+    const most = spending.slice(0, 5).map((tool) => `${tool.name} ${tool.strictBudget[kind]}`);
+    const others = spending.length > 5 ? `, ${spending.length - 5} more` : '';
+    overruns.push(
+      `${total} ${words} (${most.join(', ')}${others}), over the limit of ${ANTHROPIC_STRICT_LIMITS[kind]}`,
+    );
+  }
+  return overruns;
 }

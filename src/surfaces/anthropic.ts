@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../manifest/prepared-tool.js';
+import { anthropicStrictOverruns } from '../manifest/profiles.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 import { callThroughProfile, profileTools } from './profile-call.js';
 
@@ -16,14 +17,40 @@ export interface AnthropicToolsOptions {
   readonly strict?: boolean;
 }
 
+export interface AnthropicToolsChoice extends AnthropicToolsOptions {
+  /**
+   * The tools to send, by name, in this order; all of them by default. Strict tool use limits
+   * what one request may send (20 tools, 24 optional parameters, 16 with union types), so a large
+   * strict set is sent a few tools at a time.
+   */
+  readonly tools?: readonly string[];
+}
+
 const profileOf = (strict: boolean | undefined) => (strict ? 'anthropic-strict' : 'anthropic');
 
-/** The tools for Anthropic's Messages API, each with its profile's document. */
+/**
+ * The tools for Anthropic's Messages API, each with its profile's document. Strict tools that one
+ * request cannot send together (`ANTHROPIC_STRICT_LIMITS`) are refused here, naming what they
+ * spend, rather than by the API.
+ */
 export function anthropicTools(
   runtime: ToolRuntime,
-  { strict }: AnthropicToolsOptions = {},
+  { strict, tools: names }: AnthropicToolsChoice = {},
 ): AnthropicTool[] {
-  return profileTools(runtime, profileOf(strict)).map(({ tool, parameters }) => ({
+  const chosen = profileTools(runtime, profileOf(strict), names);
+  if (strict) {
+    const overruns = anthropicStrictOverruns(
+      chosen.map(({ tool }) => ({
+        name: tool.name,
+        strictBudget: tool.profiles?.['anthropic-strict']?.strictBudget ?? { optional: 0, unions: 0 },
+      })),
+    );
+    if (overruns.length > 0)
+      throw new Error(
+        `[toolprep] one strict request cannot send these tools: ${overruns.join('; ')}. Choose fewer with the tools option`,
+      );
+  }
+  return chosen.map(({ tool, parameters }) => ({
     name: tool.name,
     description: tool.description,
     input_schema: parameters,

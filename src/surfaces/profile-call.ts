@@ -5,13 +5,26 @@ import type { CallResult, ToolRuntime } from '../runtime/runner.js';
 /**
  * What the provider surfaces share: each prepared tool's document for one profile (a tool prepared
  * without it is refused, by name, when the tools are made), and a call through the runner with
- * that profile's inverse steps, its result as the text a model reads.
+ * that profile's inverse steps, its result as the text a model reads. With `names`, those tools
+ * only, in that order.
  */
 export function profileTools(
   runtime: ToolRuntime,
   profile: ProfileName,
+  names?: readonly string[],
 ): { readonly tool: PreparedTool; readonly parameters: JsonSchema }[] {
-  return runtime.list().map((tool) => {
+  const tools = runtime.list();
+  const chosen = names
+    ? names.map((name) => {
+        const tool = tools.find((candidate) => candidate.name === name);
+        if (!tool)
+          throw new Error(
+            `[toolprep] no tool is named "${name}"; the tools are ${tools.map((other) => other.name).join(', ')}`,
+          );
+        return tool;
+      })
+    : tools;
+  return chosen.map((tool) => {
     const document = tool.profiles?.[profile];
     if (!document)
       throw new Error(

@@ -68,6 +68,29 @@ test('check names the profile whose document changed', () => {
   }
 });
 
+test('a set that one strict Anthropic request cannot send whole is a warning naming what it spends', () => {
+  const project = copyFixture('profiles');
+  try {
+    const optionalFields = ['a', 'b', 'c', 'd', 'e'].map((key) => `${key}: z.string().optional()`).join(', ');
+    const many = Array.from(
+      { length: 5 },
+      (_, index) =>
+        `export const filter${index} = defineTool({ description: 'Filter ${index}.', input: z.object({ ${optionalFields} }) });`,
+    );
+    project.write(
+      'src/tools/filters.ts',
+      `import { defineTool } from 'toolprep';\nimport { z } from 'zod';\n${many.join('\n')}\n`,
+    );
+    const generate = project.cli('generate');
+    expect(generate.status).toBe(0);
+    expect(generate.stderr).toMatch(
+      /\[toolprep\] warning: profile anthropic-strict: one request with all \d+ tools would send \d+ optional parameters \(filter0 5, filter1 5, filter2 5, filter3 5, filter4 5, \d+ more\), over the limit of 24 \(send fewer tools per request/,
+    );
+  } finally {
+    project.remove();
+  }
+});
+
 describe.each(['vite', 'webpack'] as BundlerName[])('%s', (name) => {
   let project: FixtureProject;
   let outDir: string;

@@ -469,3 +469,46 @@ test('a tool not prepared for a profile is named when the provider tools are mad
     '[toolprep] tool "read_notes" was not prepared for the profile openai-strict: add "openai-strict" to profiles in the toolprep config',
   );
 });
+
+describe('anthropic strict: what one request may send', () => {
+  const filters = (count: number, optional: number) =>
+    Object.fromEntries(
+      Array.from({ length: count }, (_, index) => [
+        `filter${index}`,
+        defineTool({
+          description: `Filter ${index}.`,
+          input: z.object(
+            Object.fromEntries(
+              Array.from({ length: optional }, (_, key) => [`k${key}`, z.string().optional()]),
+            ),
+          ),
+        }),
+      ]),
+    );
+  const runtimeOf = (contracts: Parameters<typeof prepareToolSet>[0]) => {
+    const prepared = prepareToolSet(contracts, { profiles: ['anthropic', 'anthropic-strict'] });
+    const handlers = Object.fromEntries(prepared.prepared.map((tool) => [tool.name, () => 'done']));
+    return createToolRuntime(prepared, { handlers });
+  };
+
+  test('more strict tools than a request takes are refused, naming the limit; fewer chosen by name pass', () => {
+    const runtime = runtimeOf(filters(21, 0));
+    expect(() => anthropicTools(runtime, { strict: true })).toThrow(
+      '[toolprep] one strict request cannot send these tools: 21 strict tools, over the limit of 20. Choose fewer with the tools option',
+    );
+    expect(anthropicTools(runtime)).toHaveLength(21);
+    const chosen = anthropicTools(runtime, { strict: true, tools: ['filter3', 'filter1'] });
+    expect(chosen.map((tool) => tool.name)).toEqual(['filter3', 'filter1']);
+    expect(() => anthropicTools(runtime, { tools: ['filter99'] })).toThrow(
+      '[toolprep] no tool is named "filter99"; the tools are filter0, filter1',
+    );
+  });
+
+  test('optional parameters summed over the tools, the ones spending most named', () => {
+    const runtime = runtimeOf(filters(7, 4));
+    expect(() => anthropicTools(runtime, { strict: true })).toThrow(
+      'one strict request cannot send these tools: 28 optional parameters (filter0 4, filter1 4, filter2 4, filter3 4, filter4 4, 2 more), over the limit of 24',
+    );
+    expect(anthropicTools(runtime, { strict: true, tools: ['filter0', 'filter1'] })).toHaveLength(2);
+  });
+});

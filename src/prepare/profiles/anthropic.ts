@@ -1,5 +1,6 @@
 import { definitionGraph } from '../../adapters/documents.js';
 import type { JsonSchema } from '../../manifest/prepared-tool.js';
+import { ANTHROPIC_STRICT_LIMITS, type StrictBudget } from '../../manifest/profiles.js';
 import { isSchemaObject } from '../json-schema.js';
 import type { Profile, ProfileInput } from './profile.js';
 import {
@@ -59,9 +60,6 @@ const KEPT = new Set([
   'minItems',
 ]);
 
-/** Strict tool use's per-request budgets, which one tool alone must not exceed. */
-const BUDGET = { optional: 24, unions: 16 };
-
 /**
  * Anthropic strict tool use (`strict: true`): every object closed, optional keys left optional
  * (each nullable would spend the union budget), no recursion, no numeric or length bounds (they
@@ -82,7 +80,9 @@ export const anthropicStrict: Profile = (input) => {
     return strictNode(node, path, input);
   });
   const strictBudget = budgetOf(projected);
-  for (const [kind, limit] of Object.entries(BUDGET) as [keyof typeof BUDGET, number][])
+  // The per-request limits, which one tool alone must not exceed.
+  for (const kind of ['optional', 'unions'] as const) {
+    const limit = ANTHROPIC_STRICT_LIMITS[kind];
     if (strictBudget[kind] > limit)
       input.report({
         code: 'profile-limit',
@@ -90,6 +90,7 @@ export const anthropicStrict: Profile = (input) => {
         message: `${strictBudget[kind]} ${kind === 'optional' ? 'optional parameters' : 'parameters with union types'}, over ${STRICT}'s limit of ${limit} per request`,
         hint: 'split the tool, or leave this profile out',
       });
+  }
   return { inputSchema: projected, strictBudget };
 };
 
@@ -143,7 +144,7 @@ function inRegexSubset(pattern: string): boolean {
 }
 
 /** Parameters not required, and parameters with a union type, anywhere in the document. */
-function budgetOf(document: JsonSchema): { optional: number; unions: number } {
+function budgetOf(document: JsonSchema): StrictBudget {
   let optional = 0;
   let unions = 0;
   forEachNode(document, (node) => {
