@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { coerceJsonArgs, defineTool } from 'toolprep';
 import { prepareTool } from 'toolprep/build';
 import { applyPlan } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { INVERSE_STEPS, type ProfileName } from '../../src/manifest/profiles.js';
+import { REPO } from '../support/fixture-project.js';
 
 /**
  * The test vectors of ../shared/research/provider-profiles.md §6, one row each: what the profile
@@ -497,4 +500,31 @@ describe('the research vectors, profile by profile', () => {
       if (row.parses) expect(parsed.data).toEqual(row.parses);
     }
   });
+});
+
+test("the profiles guide's example documents are what the profiles give", () => {
+  const guide = readFileSync(path.join(REPO, 'docs/guide/profiles.md'), 'utf8');
+  const block = /```jsonc\n([\s\S]*?)```/.exec(guide)?.[1] ?? '';
+  const shown = Object.fromEntries(
+    block
+      .split(/^\/\/ /m)
+      .filter(Boolean)
+      .map((part) => {
+        const [name = '', ...json] = part.split('\n');
+        return [name.trim(), JSON.parse(json.join('\n'))];
+      }),
+  );
+  expect(Object.keys(shown)).toEqual(['openai-strict', 'anthropic-strict']);
+  const searchNotes = defineTool({
+    name: 'search_notes',
+    description: 'Search the notes.',
+    input: z.object({
+      query: z.string().min(1),
+      limit: z.number().int().min(1).max(50).default(10),
+      sort: z.enum(['Newest', 'Oldest']).optional(),
+    }),
+  });
+  const { profiles } = prepareTool(searchNotes, { profiles: ['openai-strict', 'anthropic-strict'] });
+  for (const [profile, document] of Object.entries(shown))
+    expect(profiles?.[profile as ProfileName]?.inputSchema).toEqual(document);
 });
