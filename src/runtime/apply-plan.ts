@@ -1,7 +1,7 @@
 import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
 import type { InverseStep } from '../manifest/profiles.js';
 import { caseFolder, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
-import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
+import { listAsText, parseJsonText, setOwn, structureKind, tooDeep } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
 /**
@@ -197,11 +197,19 @@ function compileWalk(plan: Plan, steps: Steps): Compiled {
       if (Array.isArray(value)) return value;
       let record = value as Record<string, unknown>;
       if (nullAbsent || beyond) record = withoutAbsentNulls(record, nullAbsent, beyond);
+      // The caller's object is copied once, on the first repair; a copy of ours is repaired in place.
       let result = record;
+      let owned = record !== value;
       const repair = (node: Compiled | undefined, key: string) => {
         const field = record[key];
         const repaired = visitChild(node, field, key, walk);
-        if (repaired !== field) result = replaceOwn(result, record, key, repaired);
+        // An inherited value is walked as Zod will read it, but only an own one is replaced.
+        if (repaired === field || !Object.hasOwn(record, key)) return;
+        if (!owned) {
+          result = { ...record };
+          owned = true;
+        }
+        setOwn(result, key, repaired);
       };
       for (let index = 0; index < keys.length; index++) repair(fields[index], keys[index] as string);
       if (rest) for (const key of Object.keys(record)) if (!declared.has(key)) repair(rest, key);
@@ -210,16 +218,6 @@ function compileWalk(plan: Plan, steps: Steps): Compiled {
   };
 
   return compile(plan.root);
-}
-
-/** An inherited value is walked as Zod will read it, but only an own one is replaced (in a copy). */
-function replaceOwn(
-  result: Record<string, unknown>,
-  record: Record<string, unknown>,
-  key: string,
-  repaired: unknown,
-): Record<string, unknown> {
-  return Object.hasOwn(record, key) ? withOwn(result, key, repaired) : result;
 }
 
 function compileText({ parse, refuse, fold }: PlanNode, steps: Steps): Compiled['text'] {
