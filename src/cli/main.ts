@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CommandContext, runCheck, runGenerate, runInspect } from './commands.js';
@@ -11,7 +12,10 @@ Options:
   --root <dir>      the project root (default: the working directory)
   --quiet           print only problems
   --no-cache        evaluate every contract file, ignoring node_modules/.cache/toolprep
-  --help            show this help`;
+  --allow-empty     accept a project with no tools (otherwise an error, so that a misconfigured
+                    include never writes an empty manifest)
+  --help            show this help
+  --version         print toolprep's version`;
 
 const MAIN_HELP = `toolprep: prepare LLM tool surfaces at build time
 
@@ -43,6 +47,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parsed;
   const [command = '', ...rest] = positionals;
   const output = createOutput(Boolean(values.quiet));
+  if (values.version) {
+    output.out(toolprepVersion());
+    return 0;
+  }
   if (values.help || command === '' || command === 'help') {
     output.out(HELP[command === 'help' ? (rest[0] ?? '') : command] ?? MAIN_HELP);
     return command === '' && !values.help ? 1 : 0;
@@ -50,7 +58,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   const root = path.resolve(values.root ?? process.cwd());
   const context: CommandContext = {
     output,
-    generateOptions: { root, configFile: values.config, cache: !values['no-cache'] },
+    generateOptions: {
+      root,
+      configFile: values.config,
+      cache: !values['no-cache'],
+      ...(values['allow-empty'] ? { inline: { allowEmpty: true } } : {}),
+    },
   };
   try {
     switch (command) {
@@ -78,6 +91,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** The version of the installed package, from its own package.json. */
+function toolprepVersion(): string {
+  const packageJson = createRequire(import.meta.url)('../../../package.json') as { version: string };
+  return packageJson.version;
+}
+
 function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
@@ -89,6 +108,8 @@ function parse(argv: readonly string[]) {
       help: { type: 'boolean', short: 'h' },
       json: { type: 'boolean' },
       'no-cache': { type: 'boolean' },
+      'allow-empty': { type: 'boolean' },
+      version: { type: 'boolean', short: 'v' },
     },
   });
 }

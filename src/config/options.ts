@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { libraryOf } from '../adapters/libraries.js';
 import type { ContractSchema } from '../contract/schema-types.js';
 import { PROFILE_NAMES } from '../manifest/profiles.js';
+import { isRecord } from '../shared/is-record.js';
 import { type Problem, ToolprepError } from '../shared/problems.js';
 
 /**
@@ -31,6 +32,11 @@ const optionsObject = z.strictObject({
   exclude: z
     .array(z.string().min(1))
     .default(['**/*.d.ts', '**/*.test.*', '**/*.spec.*', '**/node_modules/**']),
+  /**
+   * Accept a project with no tools. Otherwise finding none is an error, so that a misconfigured
+   * `include` never replaces a manifest with an empty one.
+   */
+  allowEmpty: z.boolean().default(false),
   /** Where the manifest is written, relative to the root. */
   manifest: z.string().min(1).default('toolprep.manifest.json'),
   /** Where the generated module is written, relative to the root. */
@@ -130,8 +136,4 @@ export function parseOptions<Schema extends z.ZodType>(
           },
   );
   throw new ToolprepError(problems);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -115,6 +115,13 @@ export async function generateProject(
   await cache?.save();
   problems.push(...duplicateNames(found));
   warnings.push(...strictRequestWarnings(found));
+  if (problems.length === 0 && found.length === 0 && !config.allowEmpty)
+    problems.push({
+      severity: 'error',
+      code: 'no-tools',
+      message: `no tool found: ${files.length} ${files.length === 1 ? 'file' : 'files'} scanned (include: ${config.include.join(', ')}), ${discovery.parsed} mentioning defineTool`,
+      hint: 'export each defineTool() result from a file under include; for a project with no tools yet, set allowEmpty (--allow-empty)',
+    });
 
   const stats = {
     scanned: files.length,

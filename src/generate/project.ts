@@ -3,6 +3,8 @@ import { glob } from 'tinyglobby';
 import { loadConfigFile, resolveConfigFile } from '../config/config-file.js';
 import { type ResolvedToolprepConfig, resolveOptions, type ToolprepConfig } from '../config/options.js';
 import { fileStamp, type StampOf, stampsOfOneRun } from '../shared/file-stamp.js';
+import { isRecord } from '../shared/is-record.js';
+import { type Problem, ToolprepError } from '../shared/problems.js';
 import { projectPath } from '../shared/project-path.js';
 import type { GeneratorState } from './state.js';
 
@@ -51,6 +53,28 @@ export async function resolveProject(options: ProjectOptions, state: GeneratorSt
     configFile ? projectPath(root, configFile) : 'options',
   );
   const ignore = [...config.exclude, config.module, config.manifest];
-  const files = (await glob(config.include, { cwd: root, ignore, absolute: true })).sort();
+  const matches = await Promise.all(
+    config.include.map((pattern) => glob(pattern, { cwd: root, ignore, absolute: true })),
+  );
+  // A pattern the user wrote that matches nothing is a mistake (the defaults cover several kinds).
+  if ((options.inline?.include ?? (isRecord(fromFile) ? fromFile.include : undefined)) !== undefined) {
+    const source = configFile ? projectPath(root, configFile) : 'options';
+    const problems = config.include.flatMap((pattern, index): Problem[] =>
+      matches[index]?.length
+        ? []
+        : [
+            {
+              severity: 'error',
+              code: 'include-matches-nothing',
+              file: source,
+              field: 'include',
+              message: `the pattern "${pattern}" matches no file under ${root}`,
+              hint: 'patterns are relative to the root; fix the pattern or remove it',
+            },
+          ],
+    );
+    if (problems.length > 0) throw new ToolprepError(problems);
+  }
+  const files = [...new Set(matches.flat())].sort();
   return { root, cacheDir, ...(configFile ? { configFile } : {}), config, files, stampOf: stampsOfOneRun() };
 }

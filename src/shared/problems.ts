@@ -31,6 +31,8 @@ export type ProblemCode =
   | 'profile-narrowed'
   // the project
   | 'duplicate-name'
+  | 'no-tools'
+  | 'include-matches-nothing'
   // the configuration
   | 'config-unknown-option'
   | 'config-invalid-option'

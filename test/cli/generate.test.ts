@@ -193,6 +193,27 @@ describe('toolprep generate and check on the fixture project', () => {
   });
 });
 
+test('--version prints the installed version', () => {
+  const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+  for (const flag of ['--version', '-v'])
+    expect(project('project').cli(flag)).toMatchObject({ status: 0, stdout: `${version}\n` });
+});
+
+test('a project with no tools is an error, and never replaces a manifest, unless --allow-empty', () => {
+  const fixture = project('project');
+  expect(fixture.cli('generate').status).toBe(0);
+  const manifest = fixture.read('toolprep.manifest.json');
+  for (const file of readdirSync(path.join(fixture.dir, 'src/tools')))
+    fixture.write(`src/tools/${file}`, 'export const nothing = 1;\n');
+  const empty = fixture.cli('generate');
+  expect(empty.status).toBe(1);
+  expect(empty.stderr).toContain('[toolprep] no tool found:');
+  expect(fixture.read('toolprep.manifest.json')).toBe(manifest);
+  const allowed = fixture.cli('generate', '--allow-empty');
+  expect(allowed.status).toBe(0);
+  expect(JSON.parse(fixture.read('toolprep.manifest.json')).tools).toEqual([]);
+});
+
 describe('every broken project exits 1 with its message, and writes nothing', () => {
   const cases = readdirSync(path.join(REPO, 'fixtures/broken')).sort();
   test.each(cases)('%s', (name) => {
