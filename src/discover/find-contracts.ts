@@ -1,10 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TsMorph from 'ts-morph';
 import { fileStamp, type StampOf } from '../shared/file-stamp.js';
 import type { Problem } from '../shared/problems.js';
 import { projectPath } from '../shared/project-path.js';
+import { createModuleResolver } from './resolve-module.js';
 
 /** A contract export found in source text: where it is and what JSDoc says about it. */
 export interface ContractRef {
@@ -69,13 +70,15 @@ export function findContracts(
       previous?.stamp === stamp &&
       previous.consulted.every((barrel) => stampOf(barrel.file) === barrel.stamp);
     if (current) continue;
-    reader ??= createFileReader(root, stampOf);
+    reader ??= createFileReader(root, wanted, stampOf);
     memo.set(file, { stamp, ...reader.discover(file) });
   }
   const found = files.map((file) => memo.get(file) as FileDiscovery);
-  const refs = found
-    .flatMap((entry) => entry.refs)
-    .sort((a, b) => compare(a.file, b.file) || a.line - b.line);
+  // Two barrels may re-export one file outside `include`: its tools are found once.
+  const unique = new Map(
+    found.flatMap((entry) => entry.refs).map((ref) => [`${ref.file}#${ref.exportName}`, ref]),
+  );
+  const refs = [...unique.values()].sort((a, b) => compare(a.file, b.file) || a.line - b.line);
   return {
     refs,
     warnings: found.flatMap((entry) => entry.warnings),
@@ -87,8 +90,12 @@ interface FileReader {
   discover(file: string): Omit<FileDiscovery, 'stamp'>;
 }
 
-function createFileReader(root: string, stampOf: StampOf): FileReader {
-  const { Project, Node, SyntaxKind } = loadTsMorph();
+/** A re-export with a module specifier: `export * from '…'`, `export { a } from '…'`. */
+const RE_EXPORT = /export\s*(\*|\{|type\s*\{)[^;]*?from\s*['"]/;
+
+function createFileReader(root: string, included: ReadonlySet<string>, stampOf: StampOf): FileReader {
+  const { Project, Node, SyntaxKind, ts } = loadTsMorph();
+  const resolve = createModuleResolver(root, ts);
   const project = new Project({
     useInMemoryFileSystem: false,
     skipAddingFilesFromTsConfig: true,
@@ -108,8 +115,7 @@ function createFileReader(root: string, stampOf: StampOf): FileReader {
     seen = new Set<string>(),
   ): boolean => {
     if (specifier === PACKAGE) return true;
-    if (!specifier.startsWith('.')) return false;
-    const target = resolveLocal(path.dirname(fromFile), specifier);
+    const target = resolve(specifier, fromFile);
     if (!target || seen.has(target)) return false;
     seen.add(target);
     const known = barrels.get(target);
@@ -136,73 +142,110 @@ function createFileReader(root: string, stampOf: StampOf): FileReader {
     return provides;
   };
 
+  /**
+   * The contracts a module exports, and those of every module outside `include` it re-exports
+   * (a barrel reaching contracts through an alias or a workspace package), found where defined.
+   */
+  const contractsIn = (
+    source: TsMorph.SourceFile,
+    consulted: Set<string>,
+    visited: Set<string>,
+  ): { refs: ContractRef[]; warnings: Problem[] } => {
+    const file = source.getFilePath();
+    const { refs, warnings } = contractsDefinedIn(source, consulted);
+    for (const declaration of source.getExportDeclarations()) {
+      const specifier = declaration.getModuleSpecifierValue();
+      if (specifier === undefined || declaration.isTypeOnly() || declaration.getNamespaceExport()) continue;
+      const target = resolve(specifier, file);
+      if (!target || included.has(target) || visited.has(target)) continue;
+      visited.add(target);
+      consulted.add(target);
+      const reached = contractsIn(sourceAt(target), consulted, visited);
+      const names = declaration.getNamedExports().map((named) => named.getName());
+      refs.push(...reached.refs.filter((ref) => names.length === 0 || names.includes(ref.exportName)));
+      warnings.push(...reached.warnings);
+    }
+    return { refs, warnings };
+  };
+
+  /** The exported `defineTool(...)` results written in this module. */
+  const contractsDefinedIn = (
+    source: TsMorph.SourceFile,
+    consulted: Set<string>,
+  ): { refs: ContractRef[]; warnings: Problem[] } => {
+    const file = source.getFilePath();
+    const relative = projectPath(root, file);
+    const refs: ContractRef[] = [];
+    const warnings: Problem[] = [];
+    if (!source.getFullText().includes(FACTORY)) return { refs, warnings };
+    const direct = new Set<string>();
+    const namespaces = new Set<string>();
+    for (const declaration of source.getImportDeclarations()) {
+      if (
+        declaration.isTypeOnly() ||
+        !providesFactory(declaration.getModuleSpecifierValue(), file, consulted)
+      )
+        continue;
+      const namespace = declaration.getNamespaceImport();
+      if (namespace) namespaces.add(namespace.getText());
+      for (const named of declaration.getNamedImports()) {
+        if (named.getName() === FACTORY && !named.isTypeOnly())
+          direct.add(named.getAliasNode()?.getText() ?? FACTORY);
+      }
+    }
+    if (direct.size === 0 && namespaces.size === 0) return { refs, warnings };
+
+    const exportedAs = exportNamesByLocal(source);
+    for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+      const callee = call.getExpression();
+      const isFactory = Node.isIdentifier(callee)
+        ? direct.has(callee.getText())
+        : Node.isPropertyAccessExpression(callee) &&
+          callee.getName() === FACTORY &&
+          namespaces.has(callee.getExpression().getText());
+      if (!isFactory) continue;
+      const line = call.getStartLineNumber();
+      const holder = outermostExpression(call, Node);
+      const parent = holder.getParent();
+      let exportName: string | undefined;
+      let documented: TsMorph.Node = holder;
+      if (parent && Node.isExportAssignment(parent)) {
+        exportName = 'default';
+        documented = parent;
+      } else if (parent && Node.isVariableDeclaration(parent)) {
+        const statement = parent.getVariableStatement();
+        if (statement) documented = statement;
+        exportName = statement?.isExported() ? parent.getName() : exportedAs.get(parent.getName());
+      }
+      if (exportName === undefined) {
+        warnings.push({
+          severity: 'warning',
+          code: 'not-exported',
+          file: relative,
+          line,
+          message: 'defineTool() result is not exported, so it is not a tool: export it, or remove it',
+        });
+        continue;
+      }
+      refs.push({ file: relative, exportName, line, ...optionalJsDoc(documented) });
+    }
+    return { refs, warnings };
+  };
+
   return {
     discover(file) {
       const text = readFileSync(file, 'utf8');
-      if (!text.includes(FACTORY)) return { refs: [], warnings: [], parsed: false, consulted: [] };
-      const source = project.createSourceFile(file, text, { overwrite: true });
-      const relative = projectPath(root, file);
-      const refs: ContractRef[] = [];
-      const warnings: Problem[] = [];
+      if (!text.includes(FACTORY) && !RE_EXPORT.test(text))
+        return { refs: [], warnings: [], parsed: false, consulted: [] };
       const consulted = new Set<string>();
-      const direct = new Set<string>();
-      const namespaces = new Set<string>();
-      for (const declaration of source.getImportDeclarations()) {
-        if (
-          declaration.isTypeOnly() ||
-          !providesFactory(declaration.getModuleSpecifierValue(), file, consulted)
-        )
-          continue;
-        const namespace = declaration.getNamespaceImport();
-        if (namespace) namespaces.add(namespace.getText());
-        for (const named of declaration.getNamedImports()) {
-          if (named.getName() === FACTORY && !named.isTypeOnly())
-            direct.add(named.getAliasNode()?.getText() ?? FACTORY);
-        }
-      }
-      const result = () => ({
+      const source = project.createSourceFile(file, text, { overwrite: true });
+      const { refs, warnings } = contractsIn(source, consulted, new Set([path.normalize(file)]));
+      return {
         refs,
         warnings,
         parsed: true,
         consulted: [...consulted].map((barrel) => ({ file: barrel, stamp: stampOf(barrel) })),
-      });
-      if (direct.size === 0 && namespaces.size === 0) return result();
-
-      const exportedAs = exportNamesByLocal(source);
-      for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-        const callee = call.getExpression();
-        const isFactory = Node.isIdentifier(callee)
-          ? direct.has(callee.getText())
-          : Node.isPropertyAccessExpression(callee) &&
-            callee.getName() === FACTORY &&
-            namespaces.has(callee.getExpression().getText());
-        if (!isFactory) continue;
-        const line = call.getStartLineNumber();
-        const holder = outermostExpression(call, Node);
-        const parent = holder.getParent();
-        let exportName: string | undefined;
-        let documented: TsMorph.Node = holder;
-        if (parent && Node.isExportAssignment(parent)) {
-          exportName = 'default';
-          documented = parent;
-        } else if (parent && Node.isVariableDeclaration(parent)) {
-          const statement = parent.getVariableStatement();
-          if (statement) documented = statement;
-          exportName = statement?.isExported() ? parent.getName() : exportedAs.get(parent.getName());
-        }
-        if (exportName === undefined) {
-          warnings.push({
-            severity: 'warning',
-            code: 'not-exported',
-            file: relative,
-            line,
-            message: 'defineTool() result is not exported, so it is not a tool: export it, or remove it',
-          });
-          continue;
-        }
-        refs.push({ file: relative, exportName, line, ...optionalJsDoc(documented) });
-      }
-      return result();
+      };
     },
   };
 }
@@ -256,20 +299,6 @@ function optionalJsDoc(node: TsMorph.Node): { jsdoc?: string } {
   const tagAt = lines.findIndex((line) => line.startsWith('@'));
   const description = (tagAt === -1 ? lines : lines.slice(0, tagAt)).join('\n').trim();
   return description ? { jsdoc: description } : {};
-}
-
-const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs'];
-
-/** A relative specifier to a file, as TypeScript's NodeNext and bundler resolution would find it. */
-function resolveLocal(directory: string, specifier: string): string | undefined {
-  const base = path.resolve(directory, specifier);
-  const stripped = base.replace(/\.(m?js|jsx)$/, '');
-  const candidates = [
-    base,
-    ...EXTENSIONS.map((extension) => stripped + extension),
-    ...EXTENSIONS.map((extension) => path.join(base, `index${extension}`)),
-  ];
-  return candidates.find((candidate) => statSync(candidate, { throwIfNoEntry: false })?.isFile());
 }
 
 function compare(a: string, b: string): number {

@@ -147,6 +147,107 @@ describe('discovery', () => {
     expect((await discovered(files)).tools).toEqual(tools);
   });
 
+  const readFiles = `import { defineTool } from 'toolprep';\n${Z}export const readFiles = defineTool({ description: 'd', ${input} });\n`;
+  const viaLib = (specifier: string) =>
+    `import { defineTool } from '${specifier}';\n${Z}export const viaLib = defineTool({ description: 'd', ${input} });\n`;
+  const tsconfig = (compilerOptions: object, more: object = {}) =>
+    JSON.stringify({ compilerOptions, ...more });
+
+  test.each<[string, Record<string, string>, string[][]]>([
+    [
+      'a barrel re-exporting contracts outside include through a tsconfig paths alias',
+      {
+        'tsconfig.json': tsconfig({ paths: { '@contracts/*': ['./contracts/*'] } }),
+        'contracts/files.ts': readFiles,
+        'src/index.ts': "export * from '@contracts/files';\n",
+      },
+      [['read_files', 'contracts/files.ts#readFiles', 'd']],
+    ],
+    [
+      'a named re-export through an alias takes only the names it re-exports',
+      {
+        'tsconfig.json': tsconfig({ paths: { '@contracts/*': ['./contracts/*'] } }),
+        'contracts/files.ts': `${readFiles}export const other = defineTool({ description: 'o', ${input} });\n`,
+        'src/index.ts': "export { other } from '@contracts/files.js';\n",
+      },
+      [['other', 'contracts/files.ts#other', 'o']],
+    ],
+    [
+      'defineTool imported through a tsconfig paths alias',
+      {
+        'tsconfig.json': tsconfig({ paths: { '@lib/*': ['./src/lib/*'] } }),
+        'src/lib/tp.ts': "export { defineTool } from 'toolprep';\n",
+        'src/a.ts': viaLib('@lib/tp.js'),
+      },
+      [['via_lib', 'src/a.ts#viaLib', 'd']],
+    ],
+    [
+      'defineTool imported from a baseUrl path',
+      {
+        'tsconfig.json': tsconfig({ baseUrl: '.' }),
+        'src/lib/tp.ts': "export * from 'toolprep';\n",
+        'src/a.ts': viaLib('src/lib/tp'),
+      },
+      [['via_lib', 'src/a.ts#viaLib', 'd']],
+    ],
+    [
+      'paths from a tsconfig the project extends',
+      {
+        'tsconfig.base.json': tsconfig({ paths: { '@lib/*': ['./src/lib/*'] } }),
+        'tsconfig.json': JSON.stringify({ extends: './tsconfig.base.json' }),
+        'src/lib/tp.ts': "export { defineTool } from 'toolprep';\n",
+        'src/a.ts': viaLib('@lib/tp.js'),
+      },
+      [['via_lib', 'src/a.ts#viaLib', 'd']],
+    ],
+    [
+      'paths from a referenced project (a solution tsconfig)',
+      {
+        'tsconfig.json': JSON.stringify({ files: [], references: [{ path: './tsconfig.app.json' }] }),
+        'tsconfig.app.json': tsconfig(
+          { composite: true, paths: { '@contracts/*': ['./contracts/*'] } },
+          { include: ['src', 'contracts'] },
+        ),
+        'contracts/files.ts': readFiles,
+        'src/index.ts': "export * from '@contracts/files';\n",
+      },
+      [['read_files', 'contracts/files.ts#readFiles', 'd']],
+    ],
+    [
+      'defineTool through package.json imports (#lib/*)',
+      {
+        'package.json': JSON.stringify({ type: 'module', imports: { '#lib/*': './src/lib/*' } }),
+        'src/lib/tp.ts': "export { defineTool } from 'toolprep';\n",
+        'src/a.ts': viaLib('#lib/tp.js'),
+      },
+      [['via_lib', 'src/a.ts#viaLib', 'd']],
+    ],
+    [
+      'a workspace package re-exported by name through its exports',
+      {
+        'packages/contracts/package.json': JSON.stringify({
+          name: '@acme/contracts',
+          type: 'module',
+          exports: { './*': './src/*.ts' },
+        }),
+        'packages/contracts/src/files.ts': readFiles,
+        'src/index.ts': "export * from '@acme/contracts/files';\n",
+      },
+      [['read_files', 'packages/contracts/src/files.ts#readFiles', 'd']],
+    ],
+  ])('%s', async (_case, files, tools) => {
+    const root = projectWith(files);
+    if (files['packages/contracts/package.json']) {
+      mkdirSync(path.join(root, 'node_modules/@acme'));
+      symlinkSync(path.join(root, 'packages/contracts'), path.join(root, 'node_modules/@acme/contracts'));
+    }
+    const result = await generate({ root, cache: false });
+    expect(result.problems).toEqual([]);
+    expect((result.manifest?.tools ?? []).map((tool) => [tool.name, tool.source, tool.description])).toEqual(
+      tools,
+    );
+  });
+
   test('a defineTool result that is not exported is a warning with its file and line', async () => {
     const result = await discovered({
       'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}\nconst hidden = defineTool({ description: 'd', ${input} });\nvoid hidden;\n`,
