@@ -1,6 +1,7 @@
 import { MANIFEST_FORMAT, type Manifest, type ManifestTool, type Size } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
+import { exportPath } from '../shared/export-path.js';
 import { GenerationalMemo } from '../shared/generational-memo.js';
 
 /** A prepared tool, and the export it was prepared from. */
@@ -10,6 +11,8 @@ export interface EmittableTool {
   readonly file: string;
   /** `default` for a default export. */
   readonly exportName: string;
+  /** Where in the export the contract is, when the export is an object or a list. */
+  readonly member?: string | number;
 }
 
 /** The order of a manifest tool's keys: what a reviewer reads first comes first. */
@@ -49,7 +52,10 @@ export function emitManifest(
   entries: ManifestEntries = new GenerationalMemo(),
 ): { manifest: Manifest; text: string } {
   const emitted = byName(tools).map((tool) =>
-    entries.take(`${tool.prepared.digest}\u0000${tool.file}#${tool.exportName}`, () => manifestEntry(tool)),
+    entries.take(
+      `${tool.prepared.digest}\u0000${tool.file}#${exportPath(tool.exportName, tool.member)}`,
+      () => manifestEntry(tool),
+    ),
   );
   const entriesOf = emitted.map(({ entry }) => entry);
   const profileTotals = totalsByProfile(entriesOf);
@@ -96,7 +102,10 @@ function totalsByProfile(tools: readonly ManifestTool[]): ManifestTool['size']['
   );
 }
 
-function manifestEntry({ prepared, file, exportName }: EmittableTool): { entry: ManifestTool; text: string } {
+function manifestEntry({ prepared, file, exportName, member }: EmittableTool): {
+  entry: ManifestTool;
+  text: string;
+} {
   const profiles = Object.entries(prepared.profiles ?? {}).map(([name, document]) => [
     name,
     // What a provider is sent for the tool: its name, its description and the profile's document.
@@ -104,7 +113,7 @@ function manifestEntry({ prepared, file, exportName }: EmittableTool): { entry: 
   ]);
   const tool: Record<string, unknown> = {
     ...prepared,
-    source: `${file}#${exportName}`,
+    source: `${file}#${exportPath(exportName, member)}`,
     size: {
       ...sizeOf(listedAs(prepared)),
       ...(profiles.length > 0 ? { profiles: Object.fromEntries(profiles) } : {}),

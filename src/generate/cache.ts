@@ -18,7 +18,11 @@ export interface CachedFile {
   readonly key: string;
   /** Every local file the module was built from, with a hash of its content. */
   readonly inputs: readonly { readonly file: string; readonly hash: string }[];
-  readonly tools: readonly { readonly exportName: string; readonly prepared: PreparedTool }[];
+  readonly tools: readonly {
+    readonly exportName: string;
+    readonly member?: string | number;
+    readonly prepared: PreparedTool;
+  }[];
   readonly warnings: readonly Problem[];
 }
 
@@ -65,7 +69,12 @@ export class PreparedCache {
   }
 
   keyOf(refs: readonly ContractRef[]): string {
-    return hash(canonicalJson([this.environment, refs.map((ref) => [ref.exportName, ref.jsdoc ?? null])]));
+    return hash(
+      canonicalJson([
+        this.environment,
+        refs.map((ref) => [ref.exportName, ref.member ?? null, ref.fromFactory ?? false, ref.jsdoc ?? null]),
+      ]),
+    );
   }
 
   /** The cached entry for a file, if its key and every input still match. */

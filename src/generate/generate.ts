@@ -74,9 +74,11 @@ export async function generateProject(
       continue;
     }
     warnings.push(...hit.warnings);
-    for (const { exportName, prepared } of hit.tools) {
-      const ref = refs.find((candidate) => candidate.exportName === exportName) as ContractRef;
-      found.push({ prepared, file, exportName, ref });
+    for (const { exportName, member, prepared } of hit.tools) {
+      const ref = refs.find(
+        (candidate) => candidate.exportName === exportName && candidate.member === member,
+      ) as ContractRef;
+      found.push({ prepared, file, exportName, member, ref });
     }
   }
   if (toLoad.length > 20) options.progress?.(`[toolprep] loading ${toLoad.length} contract files…`);
@@ -97,12 +99,16 @@ export async function generateProject(
     for (const file of toLoad) {
       const refs = refsByFile.get(file) ?? [];
       const module = loaded.modules.get(file);
-      const result = prepareFile(refs, module, config);
+      const result = prepareFile(refs, module, config, discovery.foreignExports.get(file) ?? []);
       problems.push(...result.problems);
       warnings.push(...result.warnings);
       found.push(...result.tools);
       if (cache && module && result.problems.length === 0) {
-        const tools = result.tools.map(({ exportName, prepared }) => ({ exportName, prepared }));
+        const tools = result.tools.map(({ exportName, member, prepared }) => ({
+          exportName,
+          member,
+          prepared,
+        }));
         cache.store(file, {
           key: cache.keyOf(refs),
           inputs: module.inputs,

@@ -6,6 +6,7 @@ import type { EmittableTool } from '../emit/manifest.js';
 import type { LoadedModule } from '../load/load-modules.js';
 import { anthropicStrictOverruns } from '../manifest/profiles.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
+import { exportPath } from '../shared/export-path.js';
 import { type Problem, placed, ToolprepError } from '../shared/problems.js';
 
 /** A prepared tool with the export it came from. */
@@ -16,6 +17,7 @@ export function prepareFile(
   refs: readonly ContractRef[],
   module: LoadedModule | undefined,
   config: ResolvedToolprepConfig,
+  foreignExports: readonly string[] = [],
 ): { tools: FoundTool[]; problems: Problem[]; warnings: Problem[] } {
   const tools: FoundTool[] = [];
   const problems: Problem[] = [];
@@ -33,20 +35,29 @@ export function prepareFile(
     return { tools, problems, warnings };
   }
   for (const ref of refs) {
-    const contract = module.exports[ref.exportName];
+    const contract = contractAt(module.exports, ref);
     if (!isToolContract(contract)) {
+      // A factory may make other things than contracts: only what it makes as one is a tool.
+      if (ref.fromFactory) continue;
       problems.push({
         severity: 'error',
         code: 'not-a-contract-when-loaded',
         file: ref.file,
         line: ref.line,
-        message: `export "${ref.exportName}" is not a tool contract when loaded`,
+        message: `export "${exportPath(ref.exportName, ref.member)}" is not a tool contract when loaded`,
         hint: 'export the defineTool() result itself',
       });
       continue;
     }
+    // The default name: the object's key, the export's name, or a default export's file name.
     const exportName =
-      ref.exportName === 'default' ? path.posix.basename(ref.file).replace(/\.[^.]+$/, '') : ref.exportName;
+      ref.member !== undefined
+        ? typeof ref.member === 'string'
+          ? ref.member
+          : undefined
+        : ref.exportName === 'default'
+          ? path.posix.basename(ref.file).replace(/\.[^.]+$/, '')
+          : ref.exportName;
     try {
       const prepared = prepareTool(contract, {
         exportName,
@@ -54,13 +65,62 @@ export function prepareFile(
         ...prepareSettingsOf(config),
         warn: (problem) => warnings.push(placed(problem, ref.file, ref.line)),
       });
-      tools.push({ prepared, file: ref.file, exportName: ref.exportName, ref });
+      tools.push({ prepared, file: ref.file, exportName: ref.exportName, member: ref.member, ref });
     } catch (error) {
       if (!(error instanceof ToolprepError)) throw error;
       problems.push(...error.problems.map((problem) => placed(problem, ref.file, ref.line)));
     }
   }
+  problems.push(...unnamedContracts(refs, module.exports, foreignExports));
   return { tools, problems, warnings };
+}
+
+/**
+ * Contracts the module's exports hold (one level into objects and lists) that discovery did not
+ * name, leaving out what comes from other modules: never a tool dropped without a word.
+ */
+function unnamedContracts(
+  refs: readonly ContractRef[],
+  exports: Record<string, unknown>,
+  foreignExports: readonly string[],
+): Problem[] {
+  if (foreignExports.includes('*')) return [];
+  const named = new Set(refs.map((ref) => contractAt(exports, ref)));
+  const [first] = refs;
+  const problems: Problem[] = [];
+  for (const [exportName, value] of Object.entries(exports)) {
+    if (foreignExports.includes(exportName)) continue;
+    const held: [string | number | undefined, unknown][] = [[undefined, value]];
+    if (Array.isArray(value)) held.push(...value.entries());
+    else if (isPlainObject(value)) held.push(...Object.entries(value));
+    for (const [member, candidate] of held) {
+      if (!isToolContract(candidate) || named.has(candidate)) continue;
+      named.add(candidate);
+      problems.push({
+        severity: 'error',
+        code: 'unnamed-contract',
+        file: first?.file,
+        message: `export "${exportPath(exportName, member)}" holds a defineTool() contract that discovery did not find, so it would not be a tool`,
+        hint: 'export it as `export const name = defineTool(…)`, in an exported object or list literal, or from a tool factory of the project (a function that calls defineTool)',
+      });
+    }
+  }
+  return problems;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** The value a reference names in a module's exports: an export, or a member of one. */
+function contractAt(exports: Record<string, unknown>, ref: ContractRef): unknown {
+  const held = exports[ref.exportName];
+  if (ref.member === undefined) return held;
+  return typeof held === 'object' && held !== null
+    ? (held as Record<string | number, unknown>)[ref.member]
+    : undefined;
 }
 
 /** A name used by several tools is a problem at each of them. */

@@ -9,6 +9,7 @@ export type ProblemCode =
   | 'build-failed'
   | 'load-threw'
   | 'not-a-contract-when-loaded'
+  | 'unnamed-contract'
   // prepare: the contract
   | 'not-a-contract'
   | 'no-name'

@@ -248,6 +248,86 @@ describe('discovery', () => {
     );
   });
 
+  test.each<[string, Record<string, string>, string[][], string[]]>([
+    [
+      'contracts written in an exported object, each named by its key',
+      {
+        'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}export const tools = {\n  /** Search. */\n  search: defineTool({ ${input} }),\n  'fetchPage': defineTool({ description: 'f', ${input} }),\n};\n`,
+      },
+      [
+        ['fetch_page', 'src/a.ts#tools.fetchPage', 'f'],
+        ['search', 'src/a.ts#tools.search', 'Search.'],
+      ],
+      ['.tools.search', '.tools.fetchPage'],
+    ],
+    [
+      'locals held in an exported object or list',
+      {
+        'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}/** Find. */\nconst find = defineTool({ ${input} });\nconst other = defineTool({ name: 'other', description: 'o', ${input} });\nexport const tools = { find };\nexport default [other];\n`,
+      },
+      [
+        ['find', 'src/a.ts#tools.find', 'Find.'],
+        ['other', 'src/a.ts#default[0]', 'o'],
+      ],
+      ['.tools.find', '.default[0]'],
+    ],
+    [
+      'a factory of the same module, called at the top level',
+      {
+        'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}const searchIn = (scope: string) => defineTool({ description: \`Search \${scope}.\`, ${input} });\nexport const searchNotes = searchIn('notes');\n`,
+      },
+      [['search_notes', 'src/a.ts#searchNotes', 'Search notes.']],
+      ['.searchNotes'],
+    ],
+    [
+      'a factory imported from another module of the project',
+      {
+        'src/lib/factory.ts': `import { defineTool } from 'toolprep';\n${Z}export function searchTool(scope: string) {\n  return defineTool({ description: \`Search \${scope}.\`, ${input} });\n}\nexport const notATool = () => 1;\n`,
+        'src/a.ts':
+          "import { notATool, searchTool } from './lib/factory.js';\nexport const searchDocs = searchTool('docs');\nexport const one = notATool();\n",
+      },
+      [['search_docs', 'src/a.ts#searchDocs', 'Search docs.']],
+      ['.searchDocs'],
+    ],
+  ])('%s', async (_case, files, tools, accesses) => {
+    const result = await generate({ root: projectWith(files), cache: false });
+    expect(result.problems).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    expect((result.manifest?.tools ?? []).map((tool) => [tool.name, tool.source, tool.description])).toEqual(
+      tools,
+    );
+    const module = result.files.find((file) => file.path.endsWith('.gen.ts'))?.text ?? '';
+    for (const access of accesses) expect(module).toContain(`(module) => module${access})`);
+  });
+
+  test('a contract the exports hold where discovery cannot see it is an error naming the export', async () => {
+    const result = await generate({
+      root: projectWith({
+        'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}const base = defineTool({ description: 'd', ${input} });\nexport const tools = Object.freeze({ search: base });\nexport const kept = defineTool({ description: 'k', ${input} });\n`,
+      }),
+      cache: false,
+    });
+    expect(result.problems.map((problem) => [problem.code, problem.file, problem.message])).toEqual([
+      [
+        'unnamed-contract',
+        'src/a.ts',
+        'export "tools.search" holds a defineTool() contract that discovery did not find, so it would not be a tool',
+      ],
+    ]);
+  });
+
+  test('contracts that come from other modules are left to them: no error, each found once', async () => {
+    const result = await discovered({
+      'src/b.ts': `import { defineTool } from 'toolprep';\n${Z}export const other = defineTool({ description: 'o', ${input} });\n`,
+      'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}import { other } from './b.js';\nexport { other as again } from './b.js';\nconst mine = defineTool({ description: 'm', ${input} });\nexport const all = { other, mine };\nexport const same = other;\n`,
+    });
+    expect(result.problems).toEqual([]);
+    expect(result.tools).toEqual([
+      ['mine', 'src/a.ts#all.mine', 'm'],
+      ['other', 'src/b.ts#other', 'o'],
+    ]);
+  });
+
   test('a defineTool result that is not exported is a warning with its file and line', async () => {
     const result = await discovered({
       'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}\nconst hidden = defineTool({ description: 'd', ${input} });\nvoid hidden;\n`,

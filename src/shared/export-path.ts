@@ -1,0 +1,21 @@
+/** A name JavaScript takes as a property name after a dot, or as a key without quotes. */
+export const isIdentifier = (name: string): boolean => /^[A-Za-z_$][\w$]*$/.test(name);
+
+/** A property access as written after a value: `.readFiles`, `["read-file"]`, `[0]`. */
+function accessOf(key: string | number): string {
+  if (typeof key === 'number') return `[${key}]`;
+  return isIdentifier(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+/**
+ * Where a contract is in its module's exports, as a property access after the module:
+ * `.readFiles`, `.tools.search`, `.tools[0]`, `["read-file"]`.
+ */
+export function exportAccess(exportName: string, member?: string | number): string {
+  return accessOf(exportName) + (member === undefined ? '' : accessOf(member));
+}
+
+/** The same, as toolprep names it in the manifest and in messages: `readFiles`, `tools.search`, `tools[0]`. */
+export function exportPath(exportName: string, member?: string | number): string {
+  return exportAccess(exportName, member).replace(/^\./, '');
+}
