@@ -495,7 +495,7 @@ export async function benchmarkProfileSizes() {
     return [
       `${count} generated tools (the build section's, with enum-key records in place of free ones, which strict profiles cannot show), prepared with every profile; the manifest is ${(bytes / 1024).toFixed(0)} KiB.`,
       '',
-      '| tool definitions as | bytes | tokens (~4 bytes each) | ÷ MCP |',
+      '| tool definitions as | bytes | tokens (o200k_base) | ÷ MCP |',
       '| --- | --- | --- | --- |',
       ...rows,
     ].join('\n');

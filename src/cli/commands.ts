@@ -62,10 +62,10 @@ function describeTool(tool: ManifestTool, { paint }: Output): string[] {
     paint.bold(tool.name),
     `  ${tool.description}`,
     paint.dim(
-      `  ${tool.source} · ${tool.size.bytes} bytes · ~${tool.size.tokens} tokens · digest ${tool.digest}`,
+      `  ${tool.source} · ${tool.size.bytes} bytes · ${tool.size.tokens} tokens · digest ${tool.digest}`,
     ),
     ...Object.entries(tool.size.profiles ?? {}).map(([profile, size]) =>
-      paint.dim(`  ${profile}: ${size.bytes} bytes · ~${size.tokens} tokens`),
+      paint.dim(`  ${profile}: ${size.bytes} bytes · ${size.tokens} tokens`),
     ),
     '',
     '  input',

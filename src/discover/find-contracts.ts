@@ -268,7 +268,7 @@ function createFileReader(root: string, included: ReadonlySet<string>, stampOf: 
       const direct =
         statement &&
         (Node.isVariableStatement(statement) || Node.isFunctionDeclaration(statement)) &&
-        statement.isExported();
+        statement.hasExportKeyword();
       const alias = direct ? name : exportedAs.get(name);
       if (alias) exported.add(alias);
     }
@@ -329,7 +329,7 @@ function createFileReader(root: string, included: ReadonlySet<string>, stampOf: 
       } else if (parent && Node.isVariableDeclaration(parent)) {
         const statement = parent.getVariableStatement();
         if (statement) documented = statement;
-        exportName = statement?.isExported() ? parent.getName() : exportedAs.get(parent.getName());
+        exportName = statement?.hasExportKeyword() ? parent.getName() : exportedAs.get(parent.getName());
         if (exportName === undefined && statement?.getParent() === source) {
           unexported.set(parent.getName(), { line, documented, used: false });
           continue;
@@ -443,7 +443,7 @@ function foreignExportsOf(source: TsMorph.SourceFile, { Node }: typeof TsMorph):
     return false;
   };
   for (const statement of source.getVariableStatements()) {
-    if (!statement.isExported()) continue;
+    if (!statement.hasExportKeyword()) continue;
     for (const declaration of statement.getDeclarations()) {
       const value = declaration.getInitializer();
       if (value && holdsImported(value)) foreign.add(declaration.getName());
@@ -475,7 +475,7 @@ function exportedLiteral(
   if (parent && Node.isExportAssignment(parent)) return { exportName: 'default', documented: parent };
   if (!parent || !Node.isVariableDeclaration(parent)) return undefined;
   const statement = parent.getVariableStatement();
-  const exportName = statement?.isExported() ? parent.getName() : exportedAs.get(parent.getName());
+  const exportName = statement?.hasExportKeyword() ? parent.getName() : exportedAs.get(parent.getName());
   return exportName === undefined || !statement ? undefined : { exportName, documented: statement };
 }
 

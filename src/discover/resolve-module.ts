@@ -21,7 +21,7 @@ interface ConfigScope {
 export function createModuleResolver(root: string, ts: Ts): ResolveModule {
   const scopes = configScopes(root, ts);
   const caches = new Map<ConfigScope | undefined, TsMorph.ts.ModuleResolutionCache>();
-  // A file no project holds (a solution tsconfig holds none itself) takes the root's options.
+  // A file no referenced project holds takes the root's options (the first scope).
   const scopeOf = (file: string) =>
     scopes.find((scope) => scope.files.has(path.normalize(file))) ?? scopes[0];
   return (specifier, fromFile) => {
@@ -56,16 +56,32 @@ function resolutionOptions(options: TsMorph.ts.CompilerOptions, ts: Ts): TsMorph
   };
 }
 
-/** The root's tsconfig.json (with what it extends), then each project it references, recursively. */
+/**
+ * The root's tsconfig.json (with what it extends), then each project it references, recursively.
+ * The files each holds are listed only when there are references to choose between: listing them
+ * walks the project's folders, which a run should not pay for nothing.
+ */
 function configScopes(root: string, ts: Ts): ConfigScope[] {
   const first = ts.findConfigFile(root, ts.sys.fileExists, 'tsconfig.json');
-  const scopes: ConfigScope[] = [];
-  const seen = new Set<string>();
+  if (!first) return [];
+  const parse = (configFile: string, listFiles: boolean) =>
+    ts.getParsedCommandLineOfConfigFile(
+      configFile,
+      {},
+      {
+        ...ts.sys,
+        ...(listFiles ? {} : { readDirectory: () => [] }),
+        onUnRecoverableConfigFileDiagnostic: () => undefined,
+      },
+    );
+  const rootConfig = parse(first, false);
+  if (!rootConfig) return [];
+  const scopes: ConfigScope[] = [{ options: rootConfig.options, files: new Set() }];
+  const seen = new Set<string>([first]);
   const visit = (configFile: string) => {
     if (seen.has(configFile)) return;
     seen.add(configFile);
-    const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined };
-    const parsed = ts.getParsedCommandLineOfConfigFile(configFile, {}, host);
+    const parsed = parse(configFile, true);
     if (!parsed) return;
     scopes.push({
       options: parsed.options,
@@ -73,6 +89,7 @@ function configScopes(root: string, ts: Ts): ConfigScope[] {
     });
     for (const reference of parsed.projectReferences ?? []) visit(ts.resolveProjectReferencePath(reference));
   };
-  if (first) visit(first);
+  for (const reference of rootConfig.projectReferences ?? [])
+    visit(ts.resolveProjectReferencePath(reference));
   return scopes;
 }

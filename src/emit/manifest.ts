@@ -1,8 +1,15 @@
-import { MANIFEST_FORMAT, type Manifest, type ManifestTool, type Size } from '../manifest/manifest.js';
+import {
+  MANIFEST_FORMAT,
+  type Manifest,
+  type ManifestTool,
+  type Size,
+  type ToolSize,
+} from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
 import { exportPath } from '../shared/export-path.js';
 import { GenerationalMemo } from '../shared/generational-memo.js';
+import { tokensOf } from './tokens.js';
 
 /** A prepared tool, and the export it was prepared from. */
 export interface EmittableTool {
@@ -13,6 +20,8 @@ export interface EmittableTool {
   readonly exportName: string;
   /** Where in the export the contract is, when the export is an object or a list. */
   readonly member?: string | number;
+  /** What the tool costs as shown to a model: `toolSize(prepared)`, computed once with it. */
+  readonly size: ToolSize;
 }
 
 /** The order of a manifest tool's keys: what a reviewer reads first comes first. */
@@ -82,8 +91,8 @@ export function emitManifest(
 }
 
 function sizeOf(shown: unknown): Size {
-  const bytes = Buffer.byteLength(JSON.stringify(shown));
-  return { bytes, tokens: Math.ceil(bytes / 4) };
+  const text = JSON.stringify(shown);
+  return { bytes: Buffer.byteLength(text), tokens: tokensOf(text) };
 }
 
 function sumOf(sizes: readonly Size[]): Size {
@@ -102,22 +111,29 @@ function totalsByProfile(tools: readonly ManifestTool[]): ManifestTool['size']['
   );
 }
 
-function manifestEntry({ prepared, file, exportName, member }: EmittableTool): {
+/**
+ * The tool as a model is shown it, in bytes and tokens: its `tools/list` entry, and under each
+ * profile what a provider is sent (its name, its description and the profile's document).
+ */
+export function toolSize(prepared: PreparedTool): ToolSize {
+  const profiles = Object.entries(prepared.profiles ?? {}).map(([name, document]) => [
+    name,
+    sizeOf({ name: prepared.name, description: prepared.description, parameters: document.inputSchema }),
+  ]);
+  return {
+    ...sizeOf(listedAs(prepared)),
+    ...(profiles.length > 0 ? { profiles: Object.fromEntries(profiles) } : {}),
+  };
+}
+
+function manifestEntry({ prepared, file, exportName, member, size }: EmittableTool): {
   entry: ManifestTool;
   text: string;
 } {
-  const profiles = Object.entries(prepared.profiles ?? {}).map(([name, document]) => [
-    name,
-    // What a provider is sent for the tool: its name, its description and the profile's document.
-    sizeOf({ name: prepared.name, description: prepared.description, parameters: document.inputSchema }),
-  ]);
   const tool: Record<string, unknown> = {
     ...prepared,
     source: `${file}#${exportPath(exportName, member)}`,
-    size: {
-      ...sizeOf(listedAs(prepared)),
-      ...(profiles.length > 0 ? { profiles: Object.fromEntries(profiles) } : {}),
-    },
+    size,
   };
   const entry = Object.fromEntries(
     TOOL_KEY_ORDER.filter((name) => tool[name] !== undefined).map((name) => [name, tool[name]]),

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { BUILDER_PACKAGES } from '../adapters/builders.js';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { ContractRef } from '../discover/find-contracts.js';
+import type { ToolSize } from '../manifest/manifest.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { PreparedExtension } from '../prepare/extension.js';
@@ -22,6 +23,7 @@ export interface CachedFile {
     readonly exportName: string;
     readonly member?: string | number;
     readonly prepared: PreparedTool;
+    readonly size: ToolSize;
   }[];
   readonly warnings: readonly Problem[];
 }

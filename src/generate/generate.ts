@@ -74,11 +74,11 @@ export async function generateProject(
       continue;
     }
     warnings.push(...hit.warnings);
-    for (const { exportName, member, prepared } of hit.tools) {
+    for (const { exportName, member, prepared, size } of hit.tools) {
       const ref = refs.find(
         (candidate) => candidate.exportName === exportName && candidate.member === member,
       ) as ContractRef;
-      found.push({ prepared, file, exportName, member, ref });
+      found.push({ prepared, file, exportName, member, size, ref });
     }
   }
   if (toLoad.length > 20) options.progress?.(`[toolprep] loading ${toLoad.length} contract files…`);
@@ -104,10 +104,11 @@ export async function generateProject(
       warnings.push(...result.warnings);
       found.push(...result.tools);
       if (cache && module && result.problems.length === 0) {
-        const tools = result.tools.map(({ exportName, member, prepared }) => ({
+        const tools = result.tools.map(({ exportName, member, prepared, size }) => ({
           exportName,
           member,
           prepared,
+          size,
         }));
         cache.store(file, {
           key: cache.keyOf(refs),

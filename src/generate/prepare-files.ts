@@ -2,7 +2,7 @@ import path from 'node:path';
 import { prepareSettingsOf, type ResolvedToolprepConfig } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ContractRef } from '../discover/find-contracts.js';
-import type { EmittableTool } from '../emit/manifest.js';
+import { type EmittableTool, toolSize } from '../emit/manifest.js';
 import type { LoadedModule } from '../load/load-modules.js';
 import { anthropicStrictOverruns } from '../manifest/profiles.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
@@ -65,7 +65,8 @@ export function prepareFile(
         ...prepareSettingsOf(config),
         warn: (problem) => warnings.push(placed(problem, ref.file, ref.line)),
       });
-      tools.push({ prepared, file: ref.file, exportName: ref.exportName, member: ref.member, ref });
+      const size = toolSize(prepared);
+      tools.push({ prepared, file: ref.file, exportName: ref.exportName, member: ref.member, size, ref });
     } catch (error) {
       if (!(error instanceof ToolprepError)) throw error;
       problems.push(...error.problems.map((problem) => placed(problem, ref.file, ref.line)));

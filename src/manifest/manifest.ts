@@ -9,7 +9,7 @@ import type { ProfileName } from './profiles.js';
  */
 export const MANIFEST_FORMAT = 3;
 
-/** Bytes, and tokens at about 4 bytes each. */
+/** Bytes, and tokens as OpenAI's o200k_base encoding counts them. */
 export interface Size {
   readonly bytes: number;
   readonly tokens: number;
@@ -22,8 +22,11 @@ export interface ManifestTool extends PreparedTool {
    * The tool as a model is shown it: its `tools/list` entry, and under each profile its
    * definition (name, description and the profile's document).
    */
-  readonly size: Size & { readonly profiles?: { readonly [Profile in ProfileName]?: Size } };
+  readonly size: ToolSize;
 }
+
+/** A tool as a model is shown it, under MCP and under each profile prepared. */
+export type ToolSize = Size & { readonly profiles?: { readonly [Profile in ProfileName]?: Size } };
 
 export interface Manifest {
   readonly format: typeof MANIFEST_FORMAT;
