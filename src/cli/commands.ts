@@ -1,7 +1,9 @@
 import { createGeneratorContext, type GeneratorContextOptions } from '../generate/context.js';
 import { describeOutcome } from '../generate/outcome.js';
 import type { ManifestTool } from '../manifest/manifest.js';
+import { constraintsText, typeText } from '../shared/schema-text.js';
 import { type Output, printReport } from './output.js';
+import { describePlan } from './plan-text.js';
 
 export interface CommandContext {
   readonly generateOptions: GeneratorContextOptions;
@@ -74,11 +76,13 @@ function describeTool(tool: ManifestTool, { paint }: Output): string[] {
     const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
     const required = new Set((schema.required ?? []) as string[]);
     for (const [key, field] of Object.entries(properties)) {
-      const kind = Array.isArray(field.type)
-        ? field.type.join(' | ')
-        : String(field.type ?? (field.$ref ? 'ref' : field.anyOf ? 'union' : 'any'));
-      const note = typeof field.description === 'string' ? paint.dim(`  ${field.description}`) : '';
-      lines.push(`${'  '.repeat(depth + 2)}${key}${required.has(key) ? '' : '?'}: ${kind}${note}`);
+      const constraints = constraintsText(field);
+      const notes = [
+        ...(typeof field.description === 'string' ? [field.description] : []),
+        ...(constraints.length > 0 ? [`(${constraints.join(', ')})`] : []),
+      ];
+      const note = notes.length > 0 ? paint.dim(`  ${notes.join(' ')}`) : '';
+      lines.push(`${'  '.repeat(depth + 2)}${key}${required.has(key) ? '' : '?'}: ${typeText(field)}${note}`);
       if (field.type === 'object') walk(field, depth + 1);
       const items = field.items as Record<string, unknown> | undefined;
       if (items && typeof items === 'object' && items.type === 'object') walk(items, depth + 1);
@@ -89,12 +93,6 @@ function describeTool(tool: ManifestTool, { paint }: Output): string[] {
     lines.push('', `  as ${profile}`);
     walk(document.inputSchema as Record<string, unknown>, 0);
   }
-  lines.push(
-    '',
-    '  plan',
-    ...JSON.stringify(tool.plan, null, 2)
-      .split('\n')
-      .map((line) => `    ${line}`),
-  );
+  lines.push('', '  plan', ...describePlan(tool.plan).map((line) => `    ${line}`));
   return lines;
 }

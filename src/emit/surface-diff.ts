@@ -1,6 +1,7 @@
 import type { Manifest, ManifestTool } from '../manifest/manifest.js';
 import type { ProfileName } from '../manifest/profiles.js';
 import { canonicalJson } from '../shared/canonical-json.js';
+import { typeText } from '../shared/schema-text.js';
 
 type Properties = Record<string, Record<string, unknown>>;
 
@@ -84,20 +85,6 @@ function propertiesOf(tool: ManifestTool): Properties {
 
 function requiredOf(tool: ManifestTool): Set<string> {
   return new Set((tool.inputSchema.mcp.required ?? []) as string[]);
-}
-
-/** A short reading of a field's kind: `string`, `string | array`, `enum`, `$ref`, `any`. */
-function typeText(schema: Record<string, unknown>): string {
-  if (Array.isArray(schema.type)) return schema.type.join(' | ');
-  if (typeof schema.type === 'string') return schema.type;
-  if ('$ref' in schema) return '$ref';
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const branches = schema[key];
-    if (Array.isArray(branches))
-      return branches.map((branch) => typeText(branch as Record<string, unknown>)).join(' | ');
-  }
-  if ('enum' in schema || 'const' in schema) return 'enum';
-  return 'any';
 }
 
 function withoutDescription(schema: Record<string, unknown>): Record<string, unknown> {

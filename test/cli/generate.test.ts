@@ -132,7 +132,21 @@ describe('toolprep generate and check on the fixture project', () => {
     ).toEqual(TOOLS);
     expect(list.stdout).toMatch(/^total\s+\d+ tokens {2}8 tools$/m);
     const one = fixture.cli('inspect', 'edit_note');
+    expect(one.stdout).toContain('    action: "create" | "delete" | "rename"\n');
     expect(one.stdout).toContain('    body?: string  Required if action = create');
+    // Unions by their members, enums by their values, defaults and bounds, and the plan in words.
+    expect(fixture.cli('inspect', 'read_files').stdout).toContain(
+      [
+        '  input',
+        '    paths: string | string[]  A path, or a list of paths',
+        '    encoding?: "utf8" | "base64"  (default "utf8")',
+        '',
+        '  plan',
+        '    the arguments: an object sent as JSON text is parsed',
+        '    paths: a list written as text is refused',
+        '    paths as a list: an array sent as JSON text is parsed',
+      ].join('\n'),
+    );
     const json = JSON.parse(fixture.cli('inspect', 'edit_note', '--json').stdout);
     expect(json).toMatchObject({
       name: 'edit_note',

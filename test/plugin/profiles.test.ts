@@ -60,7 +60,7 @@ test('inspect shows the tokens each profile costs, and each profile document of 
   const one = reference.cli('inspect', 'search_notes');
   expect(one.stdout).toMatch(/\n {2}openai-strict: \d+ bytes · \d+ tokens/);
   expect(one.stdout).toContain(
-    '\n  as openai-strict\n    query: string\n    limit: integer | null  Default: 10.',
+    '\n  as openai-strict\n    query: string  (at least 1 character)\n    limit: integer | null  Default: 10. (1 to 50)\n    sort: "Newest" | "Oldest" | null',
   );
 });
 

@@ -1,0 +1,62 @@
+/** JSON Schema read aloud: what `inspect` and `check` print for a field. */
+
+type Schema = Record<string, unknown>;
+
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A field's type as a reader expects it: `string`, `"fast" | "exact"`, `string | string[]`,
+ * `record<string, number>`, `integer | null`, a definition's name for a reference, `any`.
+ */
+export function typeText(schema: unknown): string {
+  if (!isSchema(schema)) return schema === false ? 'never' : 'any';
+  if ('const' in schema) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  if (typeof schema.$ref === 'string')
+    return schema.$ref === '#' ? 'the whole input' : schema.$ref.replace(/^#\/(\$defs|definitions)\//, '');
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const members = schema[key];
+    if (Array.isArray(members)) return [...new Set(members.map(typeText))].join(' | ');
+  }
+  const types = Array.isArray(schema.type)
+    ? schema.type
+    : typeof schema.type === 'string'
+      ? [schema.type]
+      : [];
+  const texts = types.map((type) => {
+    if (type === 'array') {
+      const item = typeText(schema.items ?? {});
+      return item.includes(' ') ? `(${item})[]` : `${item}[]`;
+    }
+    if (type === 'object' && !isSchema(schema.properties) && isSchema(schema.additionalProperties))
+      return `record<string, ${typeText(schema.additionalProperties)}>`;
+    return String(type);
+  });
+  if (schema.nullable === true) texts.push('null');
+  return texts.length > 0 ? texts.join(' | ') : 'any';
+}
+
+/** What a field's keywords constrain, in words: `default 10`, `1 to 50`, `at most 5 items`. */
+export function constraintsText(schema: unknown): string[] {
+  if (!isSchema(schema)) return [];
+  const words: string[] = [];
+  const range = (low: unknown, high: unknown, noun = '') => {
+    const unit = (count: number) => (noun === '' ? '' : ` ${noun}${count === 1 ? '' : 's'}`);
+    if (typeof low === 'number' && typeof high === 'number') words.push(`${low} to ${high}${unit(high)}`);
+    else if (typeof low === 'number') words.push(`at least ${low}${unit(low)}`);
+    else if (typeof high === 'number') words.push(`at most ${high}${unit(high)}`);
+  };
+  // Zod's `.int()` bounds every integer by the safe range: no constraint a reader needs.
+  const unlessSafe = (bound: unknown) =>
+    bound === Number.MAX_SAFE_INTEGER || bound === Number.MIN_SAFE_INTEGER ? undefined : bound;
+  range(unlessSafe(schema.minimum), unlessSafe(schema.maximum));
+  if (typeof schema.exclusiveMinimum === 'number') words.push(`more than ${schema.exclusiveMinimum}`);
+  if (typeof schema.exclusiveMaximum === 'number') words.push(`less than ${schema.exclusiveMaximum}`);
+  range(schema.minLength, schema.maxLength, 'character');
+  range(schema.minItems, schema.maxItems, 'item');
+  if (typeof schema.format === 'string') words.push(`format ${schema.format}`);
+  if (typeof schema.pattern === 'string') words.push(`pattern /${schema.pattern}/`);
+  if ('default' in schema) words.push(`default ${JSON.stringify(schema.default)}`);
+  return words;
+}
