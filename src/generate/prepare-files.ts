@@ -56,7 +56,11 @@ export function prepareFile(
           ? ref.member
           : undefined
         : ref.exportName === 'default'
-          ? path.posix.basename(ref.file).replace(/\.[^.]+$/, '')
+          ? // The file's name, its words joined as an export's would be: read-file.ts → read_file.
+            path.posix
+              .basename(ref.file)
+              .replace(/\.[^.]+$/, '')
+              .replace(/[^A-Za-z0-9]+/g, '_')
           : ref.exportName;
     try {
       const prepared = prepareTool(contract, {

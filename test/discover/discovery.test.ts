@@ -65,7 +65,7 @@ describe('discovery', () => {
       {
         'src/read-notes.ts': `import { defineTool } from 'toolprep';\n${Z}export default defineTool({ description: 'd', ${input} });\n`,
       },
-      [['read-notes', 'src/read-notes.ts#default', 'd']],
+      [['read_notes', 'src/read-notes.ts#default', 'd']],
     ],
     [
       'export default of a local',
