@@ -128,26 +128,31 @@ function contractAt(exports: Record<string, unknown>, ref: ContractRef): unknown
     : undefined;
 }
 
-/** A name used by several tools is a problem at each of them. */
+/** `src/a.ts:4 (searchFiles)`: where a contract is, for a message naming several. */
+function exportPlace(ref: ContractRef): string {
+  return `${ref.file}:${ref.line} (${exportPath(ref.exportName, ref.member)})`;
+}
+
+/** A name used by several tools is one problem, placed at the first and naming every place. */
 export function duplicateNames(tools: readonly FoundTool[]): Problem[] {
   const byName = new Map<string, ContractRef[]>();
   for (const { prepared, ref } of tools)
     byName.set(prepared.name, [...(byName.get(prepared.name) ?? []), ref]);
-  return [...byName].flatMap(([name, refs]) =>
-    refs.length < 2
-      ? []
-      : refs.map(
-          (ref): Problem => ({
-            severity: 'error',
-            code: 'duplicate-name',
-            file: ref.file,
-            line: ref.line,
-            tool: name,
-            message: `the name "${name}" is used by ${refs.length} tools: ${refs.map((other) => `${other.file}:${other.line}`).join(', ')}`,
-            hint: 'give one of them another `name`',
-          }),
-        ),
-  );
+  return [...byName].flatMap(([name, refs]): Problem[] => {
+    const [first] = refs;
+    if (!first || refs.length < 2) return [];
+    return [
+      {
+        severity: 'error',
+        code: 'duplicate-name',
+        file: first.file,
+        line: first.line,
+        tool: name,
+        message: `the name "${name}" is used by ${refs.length} tools: ${refs.map((other) => `${exportPlace(other)}`).join(', ')}`,
+        hint: 'give all but one of them another `name`',
+      },
+    ];
+  });
 }
 
 /**

@@ -15,7 +15,7 @@ afterEach(() => {
 const CODES: Record<string, ProblemCode[]> = {
   'bad-config': ['config-unknown-option'],
   'bad-config-value': ['config-invalid-option'],
-  'duplicate-names': ['duplicate-name', 'duplicate-name'],
+  'duplicate-names': ['duplicate-name'],
   'empty-description': ['empty-description'],
   'extend-not-object': ['config-invalid-option'],
   'extension-conflict': ['key-clash'],
