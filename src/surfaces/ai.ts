@@ -13,6 +13,11 @@ export class ToolCallError extends Error {
     this.code = error.code;
     this.issues = error.issues;
   }
+
+  /** The message alone: AI SDK 7 shows a tool's error to the model as `String(error)`. */
+  override toString(): string {
+    return this.message;
+  }
 }
 
 export interface AiToolsOptions {

@@ -6,36 +6,11 @@ import { prepareToolSet } from 'toolprep/build';
 import { createToolRuntime } from 'toolprep/runtime';
 import { expect, test } from 'vitest';
 import { z } from 'zod';
+import { scriptedModel } from '../support/scripted-model.mjs';
 
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-/** A model that makes one tool call with these arguments (as the JSON text providers send), then stops. */
-function modelCalling(toolName: string, args: object) {
-  let step = 0;
-  return new MockLanguageModelV3({
-    doGenerate: async () => {
-      step++;
-      return step === 1
-        ? {
-            content: [
-              { type: 'tool-call' as const, toolCallId: 'call-1', toolName, input: JSON.stringify(args) },
-            ],
-            finishReason: { unified: 'tool-calls' as const, raw: undefined },
-            usage,
-            warnings: [],
-          }
-        : {
-            content: [{ type: 'text' as const, text: 'done' }],
-            finishReason: { unified: 'stop' as const, raw: undefined },
-            usage,
-            warnings: [],
-          };
-    },
-  });
-}
+/** A model that makes one tool call with these arguments, then stops. */
+const modelCalling = (toolName: string, args: object, prompts: unknown[][] = []) =>
+  scriptedModel(MockLanguageModelV3, toolName, args, prompts);
 
 function notesRuntime() {
   const calls: unknown[] = [];
@@ -88,8 +63,9 @@ test('a double-serialised tool call is repaired and executed once', async () => 
 
 test('a list written as text fails with the refusal, and the handler never runs', async () => {
   const { runtime, calls, parses } = notesRuntime();
+  const prompts: unknown[][] = [];
   const result = await generateText({
-    model: modelCalling('read_notes', { paths: '["a.md","b.md"]' }),
+    model: modelCalling('read_notes', { paths: '["a.md","b.md"]' }, prompts),
     tools: aiTools(runtime),
     prompt: 'read',
     stopWhen: stepCountIs(2),
@@ -107,6 +83,19 @@ test('a list written as text fails with the refusal, and the handler never runs'
       }),
     }),
   ]);
+  // What the model reads next is the runner's message itself, with no class name before it.
+  expect(prompts[1]).toContainEqual({
+    role: 'tool',
+    content: [
+      expect.objectContaining({
+        type: 'tool-result',
+        output: {
+          type: 'error-text',
+          value: 'paths is a list written as text — pass the array itself, not JSON written as text',
+        },
+      }),
+    ],
+  });
 });
 
 test('with a profile, each tool is its strict document, and a null for a key left out is undone', async () => {

@@ -1,0 +1,106 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { REPO } from '../support/fixture-project.js';
+
+/**
+ * AI SDK 7 (which needs Node 22) against the same tools: a project whose `ai` is version 7, with
+ * toolprep installed in it as a user's is (so that `toolprep/ai` imports that `ai`), run by a Node
+ * 22 this test installs once under node_modules/.cache (the `node` package on npm).
+ */
+const NODE_22 = path.join(REPO, 'node_modules/.cache/toolprep-test/node22');
+const node22 = path.join(NODE_22, 'node_modules/node/bin/node');
+
+let project: string;
+beforeAll(() => {
+  if (!existsSync(node22)) {
+    mkdirSync(NODE_22, { recursive: true });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        '--prefix',
+        NODE_22,
+        'node@22.23.3',
+      ],
+      {
+        stdio: 'inherit',
+      },
+    );
+  }
+  project = mkdtempSync(path.join(tmpdir(), 'toolprep-ai7-'));
+  const modules = path.join(project, 'node_modules');
+  mkdirSync(path.join(modules, 'toolprep'), { recursive: true });
+  cpSync(path.join(REPO, 'dist'), path.join(modules, 'toolprep/dist'), { recursive: true });
+  cpSync(path.join(REPO, 'package.json'), path.join(modules, 'toolprep/package.json'));
+  // Every other package as this repository has it, but `ai` is version 7.
+  for (const name of readdirSync(path.join(REPO, 'node_modules')))
+    if (!['.bin', '.cache', 'ai', 'toolprep'].includes(name))
+      symlinkSync(path.join(REPO, 'node_modules', name), path.join(modules, name));
+  symlinkSync(path.join(REPO, 'node_modules/ai7'), path.join(modules, 'ai'));
+  writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(path.join(project, 'run.mjs'), SCRIPT);
+}, 180_000);
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+const SCRIPT = `
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { defineTool } from 'toolprep';
+import { aiTools } from 'toolprep/ai';
+import { prepareToolSet } from 'toolprep/build';
+import { createToolRuntime } from 'toolprep/runtime';
+import { z } from 'zod';
+import { scriptedModel } from '${pathToFileURL(path.join(REPO, 'test/support/scripted-model.mjs')).href}';
+
+const prompts = [];
+const modelCalling = (toolName, args) => scriptedModel(MockLanguageModelV3, toolName, args, prompts);
+const calls = [];
+const readNotes = defineTool({ description: 'Read notes.', input: z.object({ paths: z.union([z.string(), z.array(z.string())]), limit: z.number().int().optional() }) });
+const runtime = createToolRuntime(prepareToolSet({ readNotes }, { profiles: ['openai-strict'] }), {
+  handlers: { read_notes: (args) => { calls.push(args); return 'read'; } },
+});
+const seen = [];
+for (const [args, options] of [
+  [{ paths: ['a.md'], limit: '3' }, {}],
+  [{ paths: '["a.md","b.md"]' }, {}],
+  [{ paths: 'a.md', limit: null }, { profile: 'openai-strict' }],
+]) {
+  prompts.length = 0;
+  await generateText({ model: modelCalling('read_notes', args), tools: aiTools(runtime, options), prompt: 'read', stopWhen: stepCountIs(2) });
+  seen.push(prompts[1]?.find((message) => message.role === 'tool')?.content[0]?.output);
+}
+console.log(JSON.stringify({ node: process.version, seen, calls }));
+`;
+
+test('AI SDK 7 on Node 22: calls repaired, a refusal read by the model as the runner wrote it, a profile undone', () => {
+  const run = spawnSync(node22, ['run.mjs'], { cwd: project, encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  const { node, seen, calls } = JSON.parse(run.stdout);
+  expect(node).toMatch(/^v22\./);
+  expect(seen).toEqual([
+    { type: 'error-text', value: expect.stringMatching(/^Invalid arguments: limit: /) },
+    {
+      type: 'error-text',
+      value: 'paths is a list written as text — pass the array itself, not JSON written as text',
+    },
+    { type: 'text', value: 'read' },
+  ]);
+  expect(calls).toEqual([{ paths: 'a.md' }]);
+});
