@@ -12,6 +12,7 @@ import { projectPath } from '../shared/project-path.js';
 import { duplicateNames, type FoundTool, prepareFile, strictRequestWarnings } from './prepare-files.js';
 import { type Project, type ProjectOptions, resolveProject } from './project.js';
 import { cacheFor, createGeneratorState, endGeneration, type GeneratorState } from './state.js';
+import { zodVersionProblems } from './zod-version.js';
 
 export interface GenerationOptions {
   /** Use the persistent cache under node_modules/.cache/toolprep. Default true. */
@@ -58,8 +59,27 @@ export async function generateProject(
   const started = performance.now();
   const { root, config, files, cacheDir } = project;
   const discovery = findContracts(root, files, state.discovery, project.stampOf);
-  const problems: Problem[] = [];
-  const warnings: Problem[] = [...discovery.warnings];
+  const zod = zodVersionProblems(root);
+  const problems: Problem[] = zod.filter((problem) => problem.severity === 'error');
+  const warnings: Problem[] = [
+    ...discovery.warnings,
+    ...zod.filter((problem) => problem.severity === 'warning'),
+  ];
+  // A zod toolprep cannot read would only crash inside the contract modules: nothing is loaded.
+  if (problems.length > 0)
+    return {
+      files: [],
+      contractFiles: [],
+      problems,
+      warnings,
+      stats: {
+        scanned: files.length,
+        parsed: discovery.parsed,
+        tools: 0,
+        fromCache: 0,
+        milliseconds: performance.now() - started,
+      },
+    };
   const extension = prepareExtension(config.extend);
   const cache = options.cache === false ? undefined : cacheFor(state, project, extension);
   const refsByFile = new Map<string, ContractRef[]>();

@@ -34,6 +34,7 @@ export type ProblemCode =
   | 'duplicate-name'
   | 'no-tools'
   | 'include-matches-nothing'
+  | 'zod-unsupported'
   // the configuration
   | 'config-unknown-option'
   | 'config-invalid-option'

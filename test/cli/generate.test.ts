@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -226,6 +226,23 @@ test('a project with no tools is an error, and never replaces a manifest, unless
   const allowed = fixture.cli('generate', '--allow-empty');
   expect(allowed.status).toBe(0);
   expect(JSON.parse(fixture.read('toolprep.manifest.json')).tools).toEqual([]);
+});
+
+test('a zod toolprep cannot read is one problem naming its version and the supported ones; nothing is loaded', () => {
+  const fixture = project('project');
+  rmSync(path.join(fixture.dir, 'node_modules/zod'));
+  mkdirSync(path.join(fixture.dir, 'node_modules/zod'));
+  fixture.write(
+    'node_modules/zod/package.json',
+    '{ "name": "zod", "version": "2.1.0", "main": "index.js" }\n',
+  );
+  fixture.write('node_modules/zod/index.js', "throw new Error('a contract module was loaded');\n");
+  const result = fixture.cli('generate');
+  expect(result.status).toBe(1);
+  expect(result.stderr.replace(/^.*warning.*\n/gm, '')).toBe(
+    '[toolprep] node_modules/zod: zod 2.1.0 is installed, which toolprep cannot read; it reads zod 3.23 and later 3.x, and zod 4 (install zod 4 (npm install zod@4), or zod 3.23 or later)\n[toolprep] 1 problem; nothing was written\n',
+  );
+  expect(readdirSync(fixture.dir)).not.toContain('toolprep.manifest.json');
 });
 
 describe('every broken project exits 1 with its message, and writes nothing', () => {
