@@ -1,3 +1,4 @@
+import { existsSync, type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
 import {
   createUnplugin,
@@ -44,6 +45,7 @@ interface WebpackLikeCompiler {
   hooks: {
     beforeRun: { tapPromise(name: string, run: () => Promise<void>): void };
     watchRun: { tapPromise(name: string, run: (compiler: WebpackLikeCompiler) => Promise<void>): void };
+    watchClose: { tap(name: string, close: () => void): void };
   };
 }
 
@@ -98,6 +100,50 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
   };
 
   /**
+   * Files added, removed or renamed under `include`: a bundler watches only the files it bundles,
+   * so a new contract file would wait for some other change. Regenerating rewrites the generated
+   * module, which the bundler does watch; its rebuild then finds nothing more to generate.
+   */
+  let folderWatchers: FSWatcher[] | undefined;
+  let folderChange: { timer: NodeJS.Timeout; reason: string } | undefined;
+  const watchFolders = (sink: Sink): void => {
+    if (folderWatchers) return;
+    // A run started by the watcher is outside any build: what it reports must not throw.
+    const quiet: Sink = { ...sink, error: sink.warn };
+    folderWatchers = context()
+      .watchFolders()
+      .filter((folder) => existsSync(folder))
+      .map((folder) => {
+        const watcher = watch(folder, { recursive: true }, (event, name) => {
+          if (event !== 'rename' || !name) return;
+          const file = path.join(folder, name.toString());
+          if (context().isOutput(file)) return;
+          // One regeneration for a burst of events (an editor's save, a moved folder).
+          clearTimeout(folderChange?.timer);
+          const reason = `${path.relative(context().root, file)} ${existsSync(file) ? 'added' : 'removed'}`;
+          folderChange = {
+            reason,
+            timer: setTimeout(() => {
+              folderChange = undefined;
+              void run(quiet, reason);
+            }, 50),
+          };
+        });
+        // A folder removed under the watcher ends it; it never keeps a process alive.
+        watcher.on('error', () => watcher.close());
+        watcher.unref();
+        return watcher;
+      });
+  };
+  const unwatchFolders = (): void => {
+    clearTimeout(folderChange?.timer);
+    for (const watcher of folderWatchers ?? []) watcher.close();
+    folderWatchers = undefined;
+  };
+  /** Vite's dev server watches the whole root itself. */
+  let devServer = false;
+
+  /**
    * webpack and Rspack run buildStart alongside the entry's build, so the module could be resolved
    * before it is written: generate before compiling instead (buildStart then finds nothing new).
    */
@@ -110,7 +156,9 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
       watching = true;
       changed = [...(watched.modifiedFiles ?? [])][0];
       await run(sink);
+      watchFolders(sink);
     });
+    compiler.hooks.watchClose.tap('toolprep', unwatchFolders);
   };
 
   return {
@@ -120,26 +168,33 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
       const native = this as UnpluginBuildContext &
         Partial<UnpluginContext> & { meta?: { watchMode?: boolean }; info?: (text: string) => void };
       watching ||= Boolean(native.meta?.watchMode);
-      await run({
+      const sink: Sink = {
         info: (text) => native.info?.(text),
         // esbuild's context has no warn: stderr is where its own warnings go too.
         warn: (text) => (native.warn ? native.warn(text) : process.stderr.write(`${text}\n`)),
         error: fail,
-      });
+      };
+      await run(sink);
+      // esbuild has no watch flag: its folder watcher ends when the build or the context is disposed.
+      const esbuild = native.getNativeBuildContext?.().framework === 'esbuild';
+      if ((watching && !devServer) || esbuild) watchFolders(sink);
       // esbuild watches what it bundles, and has no addWatchFile outside resolve and load hooks.
-      if (native.getNativeBuildContext?.().framework === 'esbuild') return;
+      if (esbuild) return;
       for (const file of context().watchFiles()) this.addWatchFile(file);
     },
     watchChange(id) {
       if (!context().isOutput(id)) changed = id;
     },
+    rollup: { closeWatcher: unwatchFolders },
     vite: {
+      closeWatcher: unwatchFolders,
       configResolved(resolved) {
         bundlerRoot = resolved.root;
         watching = resolved.command === 'serve';
       },
       configureServer(server) {
         // The dev server builds nothing on change: regenerate here; Vite then sees the module change.
+        devServer = true;
         const { logger } = server.config;
         const sink: Sink = {
           info: (text) => logger.info(text, { timestamp: true }),
@@ -154,6 +209,7 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
       },
     },
     rolldown: {
+      closeWatcher: unwatchFolders,
       options(input) {
         bundlerRoot = input.cwd;
       },
@@ -161,6 +217,9 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
     esbuild: {
       config(build) {
         bundlerRoot = build.absWorkingDir;
+      },
+      setup(build) {
+        build.onDispose(unwatchFolders);
       },
     },
     webpack: (compiler) => generateBeforeCompiling(compiler),

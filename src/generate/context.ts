@@ -38,6 +38,11 @@ export interface GeneratorContext {
   isOutput(file: string): boolean;
   /** The config file and the contract files, for a bundler to watch. */
   watchFiles(): readonly string[];
+  /**
+   * The folders `include` searches (each pattern's part before its first wildcard), for a
+   * watcher of files added, removed and renamed: a bundler watches only the files it bundles.
+   */
+  watchFolders(): readonly string[];
   /** How many entries each part of the kept state holds (bounded by the project, not by runs). */
   stateEntries(): Record<string, number>;
 }
@@ -109,6 +114,17 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
     },
     watchFiles() {
       return project?.configFile ? [project.configFile, ...contractFiles] : contractFiles;
+    },
+    watchFolders() {
+      const folders = (project?.config.include ?? []).map((pattern) => {
+        const fixed = pattern.split('/');
+        const wildcard = fixed.findIndex((segment) => /[*?[\]{}!]/.test(segment));
+        return path.resolve(root, ...(wildcard === -1 ? fixed.slice(0, -1) : fixed.slice(0, wildcard)));
+      });
+      // A folder inside another is watched through it.
+      return [...new Set(folders)].filter(
+        (folder) => !folders.some((other) => other !== folder && folder.startsWith(`${other}${path.sep}`)),
+      );
     },
     stateEntries: () => stateEntries(state),
   };

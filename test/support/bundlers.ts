@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { BuildOptions, Plugin } from 'esbuild';
 import type { ToolprepPluginOptions } from '../../plugin/index.js';
 
 export type BundlerName = 'vite' | 'rollup' | 'rolldown' | 'esbuild' | 'webpack' | 'rspack';
@@ -23,7 +24,7 @@ export const tsFromJs = {
   },
 };
 
-function webpackLikeConfig(root: string, outDir: string, plugin: unknown, loader: object) {
+export function webpackLikeConfig(root: string, outDir: string, plugin: unknown, loader: object) {
   return {
     context: root,
     entry: path.join(root, ENTRY),
@@ -72,6 +73,31 @@ function runCompiler(compiler: {
     });
   });
 }
+
+/** The esbuild options these tests build the entry with. */
+export function esbuildOptions(root: string, outDir: string, plugin: Plugin): BuildOptions {
+  return {
+    absWorkingDir: root,
+    entryPoints: { main: path.join(root, ENTRY) },
+    outdir: outDir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'silent',
+    plugins: [plugin],
+  };
+}
+
+/** How webpack and Rspack read TypeScript in these tests. */
+export const WEBPACK_TS_LOADER = { loader: require.resolve('esbuild-loader'), options: { target: 'node20' } };
+export const RSPACK_TS_LOADER = {
+  loader: 'builtin:swc-loader',
+  options: { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } },
+  type: 'javascript/auto',
+};
 
 /** One table of real bundlers, each building the same entry with the same plugin options. */
 export const bundlers: Record<BundlerName, Build> = {
@@ -124,40 +150,20 @@ export const bundlers: Record<BundlerName, Build> = {
   async esbuild(root, outDir, options) {
     const { build } = await import('esbuild');
     const { default: toolprep } = await import('toolprep/esbuild');
-    await build({
-      absWorkingDir: root,
-      entryPoints: { main: path.join(root, ENTRY) },
-      outdir: outDir,
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      packages: 'external',
-      logLevel: 'silent',
-      plugins: [toolprep(options)],
-    });
+    await build(esbuildOptions(root, outDir, toolprep(options)));
   },
   async webpack(root, outDir, options) {
     const { default: webpack } = await import('webpack');
     const { default: toolprep } = await import('toolprep/webpack');
     await runCompiler(
-      webpack(
-        webpackLikeConfig(root, outDir, toolprep(options), {
-          loader: require.resolve('esbuild-loader'),
-          options: { target: 'node20' },
-        }) as never,
-      ) as never,
+      webpack(webpackLikeConfig(root, outDir, toolprep(options), WEBPACK_TS_LOADER) as never) as never,
     );
   },
   async rspack(root, outDir, options) {
     const { rspack } = await import('@rspack/core');
     const { default: toolprep } = await import('toolprep/rspack');
-    const loader = {
-      loader: 'builtin:swc-loader',
-      options: { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } },
-      type: 'javascript/auto',
-    };
-    await runCompiler(rspack(webpackLikeConfig(root, outDir, toolprep(options), loader) as never) as never);
+    await runCompiler(
+      rspack(webpackLikeConfig(root, outDir, toolprep(options), RSPACK_TS_LOADER) as never) as never,
+    );
   },
 };
