@@ -192,7 +192,12 @@ export function createToolRuntime<ExtensionValues>(
 
         inHandler = true;
         const handlerArgs = { ...(parsedParams.value as object), ...(parsedInput.value as object) };
-        const value = await (options.handlers[name] as ToolHandler)(handlerArgs, handlerContext);
+        const returned = await (options.handlers[name] as ToolHandler)(handlerArgs, handlerContext);
+        inHandler = false;
+        // What the tool sends is what its output schema gives: parsed once, a refusal named by field.
+        const output = contract.output === undefined ? undefined : await parseWith(contract.output, returned);
+        if (output && output.issues.length > 0) return fail(outputError(name, output.issues));
+        const value = output ? output.value : returned;
         hooks.after?.({
           tool: name,
           args: handlerArgs,
@@ -272,9 +277,22 @@ async function parse(
   };
 }
 
+/** A handler's value its contract's output schema refuses: the tool's fault, never the caller's. */
+function outputError(tool: string, issues: readonly ToolIssue[]): ToolError {
+  return {
+    code: 'HANDLER_ERROR',
+    message: `Tool "${tool}" returned a value its output schema refuses: ${issuesText(issues)}`,
+    issues,
+  };
+}
+
 function validationError(issues: readonly ToolIssue[]): ToolError {
-  const details = issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ');
-  return { code: 'VALIDATION_ERROR', message: `Invalid arguments: ${details}`, issues };
+  return { code: 'VALIDATION_ERROR', message: `Invalid arguments: ${issuesText(issues)}`, issues };
+}
+
+/** `paths: Invalid input; root: expected string, received undefined`. */
+function issuesText(issues: readonly ToolIssue[]): string {
+  return issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ');
 }
 
 function split(

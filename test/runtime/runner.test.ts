@@ -182,6 +182,46 @@ describe('createToolRuntime', () => {
     expect(events).toEqual(['before read_files', 'error read_files HANDLER_ERROR']);
   });
 
+  test("a handler's value is parsed by the contract's output schema, once; a value it refuses is a handler error naming the field", async () => {
+    let outputParses = 0;
+    const stats = defineTool({
+      description: 'Count notes.',
+      input: z.object({ folder: z.string() }),
+      output: z.object({
+        notes: z.number().int(),
+        words: z.number().default(0),
+        top: z.array(z.object({ title: z.string() })).transform((top) => {
+          outputParses++;
+          return top;
+        }),
+      }),
+    });
+    const { events, hooks } = recordingHooks();
+    let returned: unknown = { notes: 3, top: [{ title: 'a', extra: true }], stray: 1 };
+    const runtime = createToolRuntime(toolSet({ stats }), {
+      handlers: { stats: () => returned as never },
+      hooks,
+    });
+    // Sent as the output schema gives it: defaults filled, unknown keys stripped.
+    expect(await runtime.call('stats', { folder: 'x' })).toEqual({
+      ok: true,
+      value: { notes: 3, words: 0, top: [{ title: 'a' }] },
+    });
+    expect(outputParses).toBe(1);
+    returned = { notes: 2.5, top: [{ title: 7 }] };
+    const refused = await runtime.call('stats', { folder: 'x' });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: 'HANDLER_ERROR',
+        message: expect.stringMatching(
+          /^Tool "stats" returned a value its output schema refuses: notes: .*; top\.0\.title: /,
+        ),
+      },
+    });
+    expect(events).toEqual(['before stats', 'after stats', 'before stats', 'error stats HANDLER_ERROR']);
+  });
+
   test('a contract that fails to load is a handler error, retried on the next call', async () => {
     const { readFiles } = counted();
     const set = toolSet({ readFiles });

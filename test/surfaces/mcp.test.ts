@@ -249,6 +249,30 @@ test('one parse per call through MCP, with and without repairs', async () => {
   await client.close();
 });
 
+test("a value the output schema refuses is the tool's error the client reads, never a protocol error", async () => {
+  const stats = defineTool({
+    description: 'Count notes.',
+    input: z.object({}),
+    output: z.object({ notes: z.number().int() }),
+  });
+  let notes: unknown = 3;
+  const runtime = createToolRuntime(prepareToolSet({ stats }), {
+    handlers: { stats: () => ({ notes }) as never },
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(runtime, { name: 'test', version: '1.0.0' }).connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  expect(await client.callTool({ name: 'stats', arguments: {} })).toMatchObject({
+    structuredContent: { notes: 3 },
+  });
+  notes = 'many';
+  const refused = await client.callTool({ name: 'stats', arguments: {} });
+  expect(refused.isError).toBe(true);
+  expect(texts(refused)).toMatch(/^Tool "stats" returned a value its output schema refuses: notes: /);
+  await client.close();
+});
+
 test('servers share one JSON Schema validator and still check the answers to elicitation', async () => {
   const contract = defineTool({ name: 'noop', description: 'Nothing.', input: z.object({}) });
   const runtime = createToolRuntime(prepareToolSet({ noop: contract }), { handlers: { noop: () => null } });
