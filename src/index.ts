@@ -1,5 +1,15 @@
 export { defineTool, isToolContract } from './contract/define-tool.js';
 export type { NameRule } from './contract/names.js';
+export {
+  audio,
+  content,
+  image,
+  type ResultPart,
+  resource,
+  resourceLink,
+  type ToolContent,
+  text,
+} from './contract/results.js';
 export type {
   ToolAnnotations,
   ToolArgs,

@@ -1,3 +1,4 @@
+export { isToolContent, type ResultPart, type ToolContent } from '../contract/results.js';
 export type { ListCheck, Plan, PlanNode, Position, ValueCheck } from '../manifest/plan.js';
 export type { JsonSchema, PreparedTool, PresentationDocuments } from '../manifest/prepared-tool.js';
 export type { PreparedToolSet } from '../manifest/tool-set.js';

@@ -1,4 +1,5 @@
 import { isToolContract } from '../contract/define-tool.js';
+import { isToolContent } from '../contract/results.js';
 import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
@@ -195,9 +196,13 @@ export function createToolRuntime<ExtensionValues>(
         const returned = await (options.handlers[name] as ToolHandler)(handlerArgs, handlerContext);
         inHandler = false;
         // What the tool sends is what its output schema gives: parsed once, a refusal named by field.
-        const output = contract.output === undefined ? undefined : await parseWith(contract.output, returned);
-        if (output && output.issues.length > 0) return fail(outputError(name, output.issues));
-        const value = output ? output.value : returned;
+        let value = returned;
+        if (contract.output !== undefined) {
+          const parts = isToolContent(returned) ? returned : undefined;
+          const output = await parseWith(contract.output, parts ? parts.structured : returned);
+          if (output.issues.length > 0) return fail(outputError(name, output.issues));
+          value = parts ? { ...parts, structured: output.value } : output.value;
+        }
         hooks.after?.({
           tool: name,
           args: handlerArgs,

@@ -1,5 +1,6 @@
-import { jsonSchema, type ToolSet, tool } from 'ai';
+import { jsonSchema, type ToolResultPart, type ToolSet, tool } from 'ai';
 import type { ProfileName } from '../manifest/profiles.js';
+import { isToolContent, type ResultPart } from '../runtime/index.js';
 import type { ToolError, ToolRuntime } from '../runtime/runner.js';
 import { profileTools } from './profile-call.js';
 
@@ -64,7 +65,53 @@ export function aiTools(runtime: ToolRuntime, options: AiToolsOptions = {}): Too
           if (!result.ok) throw new ToolCallError(result.error);
           return result.value;
         },
+        toModelOutput: ({ output }) => modelOutputOf(output),
       }),
     ]),
   );
+}
+
+type ModelOutput = ToolResultPart['output'];
+type ModelPart = Extract<ModelOutput, { type: 'content' }>['value'][number];
+
+/**
+ * What the model reads of a result: content parts as the AI SDK's tool output (images as image
+ * data, audio and embedded bytes as file data, a resource link as text naming it), and any other
+ * value as the AI SDK shows it by default (text, or JSON).
+ */
+function modelOutputOf(output: unknown): ModelOutput {
+  if (!isToolContent(output))
+    return typeof output === 'string'
+      ? { type: 'text', value: output }
+      : { type: 'json', value: (output ?? null) as Extract<ModelOutput, { type: 'json' }>['value'] };
+  const parts = output.content.map(modelPartOf);
+  if (parts.length === 0 && output.structured !== undefined)
+    parts.push({ type: 'text', text: JSON.stringify(output.structured) });
+  return { type: 'content', value: parts };
+}
+
+function modelPartOf(part: ResultPart): ModelPart {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      return { type: 'image-data', data: part.data, mediaType: part.mimeType };
+    case 'audio':
+      return { type: 'file-data', data: part.data, mediaType: part.mimeType };
+    case 'resource_link':
+      return {
+        type: 'text',
+        text: `Resource ${part.title ?? part.name}: ${part.uri}${part.description ? ` (${part.description})` : ''}`,
+      };
+    case 'resource': {
+      const { resource } = part;
+      return 'text' in resource
+        ? { type: 'text', text: resource.text }
+        : {
+            type: 'file-data',
+            data: resource.blob,
+            mediaType: resource.mimeType ?? 'application/octet-stream',
+          };
+    }
+  }
 }

@@ -19,6 +19,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
+import { isToolContent } from '../runtime/index.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 
 export interface McpServerInfo {
@@ -134,6 +135,14 @@ export function attachTools(server: Server, runtime: ToolRuntime, options: Attac
       if (result.error.code === 'UNKNOWN_TOOL')
         throw new McpError(ErrorCode.InvalidParams, result.error.message);
       return { content: [{ type: 'text', text: result.error.message }], isError: true };
+    }
+    if (isToolContent(result.value)) {
+      // Content parts are MCP's own content blocks; structured content goes beside them.
+      const { content, structured } = result.value;
+      return {
+        content: [...content] as CallToolResult['content'],
+        ...(structured === undefined ? {} : { structuredContent: structured as Record<string, unknown> }),
+      };
     }
     const text = typeof result.value === 'string' ? result.value : (JSON.stringify(result.value) ?? 'null');
     return serving.outputs.has(name)

@@ -6,3 +6,5 @@ export function scriptedModel(
   args: object,
   prompts?: unknown[][],
 ): MockLanguageModelV3;
+
+export function toolOutputShown(prompts: unknown[][]): unknown;

@@ -30,3 +30,8 @@ export function scriptedModel(MockLanguageModelV3, toolName, args, prompts = [])
     },
   });
 }
+
+/** What the model was shown of the tool's result, in the prompt of the step after the call. */
+export function toolOutputShown(prompts) {
+  return prompts[1]?.find((message) => message.role === 'tool')?.content[0]?.output;
+}

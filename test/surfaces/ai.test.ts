@@ -6,7 +6,7 @@ import { prepareToolSet } from 'toolprep/build';
 import { createToolRuntime } from 'toolprep/runtime';
 import { expect, test } from 'vitest';
 import { z } from 'zod';
-import { scriptedModel } from '../support/scripted-model.mjs';
+import { scriptedModel, toolOutputShown } from '../support/scripted-model.mjs';
 
 /** A model that makes one tool call with these arguments, then stops. */
 const modelCalling = (toolName: string, args: object, prompts: unknown[][] = []) =>
@@ -84,17 +84,9 @@ test('a list written as text fails with the refusal, and the handler never runs'
     }),
   ]);
   // What the model reads next is the runner's message itself, with no class name before it.
-  expect(prompts[1]).toContainEqual({
-    role: 'tool',
-    content: [
-      expect.objectContaining({
-        type: 'tool-result',
-        output: {
-          type: 'error-text',
-          value: 'paths is a list written as text — pass the array itself, not JSON written as text',
-        },
-      }),
-    ],
+  expect(toolOutputShown(prompts)).toEqual({
+    type: 'error-text',
+    value: 'paths is a list written as text — pass the array itself, not JSON written as text',
   });
 });
 

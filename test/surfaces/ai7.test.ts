@@ -67,7 +67,7 @@ import { aiTools } from 'toolprep/ai';
 import { prepareToolSet } from 'toolprep/build';
 import { createToolRuntime } from 'toolprep/runtime';
 import { z } from 'zod';
-import { scriptedModel } from '${pathToFileURL(path.join(REPO, 'test/support/scripted-model.mjs')).href}';
+import { scriptedModel, toolOutputShown } from '${pathToFileURL(path.join(REPO, 'test/support/scripted-model.mjs')).href}';
 
 const prompts = [];
 const modelCalling = (toolName, args) => scriptedModel(MockLanguageModelV3, toolName, args, prompts);
@@ -84,7 +84,7 @@ for (const [args, options] of [
 ]) {
   prompts.length = 0;
   await generateText({ model: modelCalling('read_notes', args), tools: aiTools(runtime, options), prompt: 'read', stopWhen: stepCountIs(2) });
-  seen.push(prompts[1]?.find((message) => message.role === 'tool')?.content[0]?.output);
+  seen.push(toolOutputShown(prompts));
 }
 console.log(JSON.stringify({ node: process.version, seen, calls }));
 `;
