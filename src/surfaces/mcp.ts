@@ -192,16 +192,64 @@ export async function serveStdio(
   return server;
 }
 
+export interface McpHttpOptions extends AttachToolsOptions {
+  /**
+   * The `Host` names (or `name:port`) requests may carry. Default: loopback only (`localhost`,
+   * `127.0.0.1`, `[::1]`, any port), as the MCP specification asks of a local server against DNS
+   * rebinding. Name your public host names when the server is reached through them.
+   */
+  readonly allowedHosts?: readonly string[];
+  /** The `Origin`s (`https://app.example.com`) a browser request may come from. Default: loopback. */
+  readonly allowedOrigins?: readonly string[];
+}
+
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+
+/** Why a request's `Host` or `Origin` is refused, or nothing when both are allowed. */
+function refusedOrigin(request: IncomingMessage, options: McpHttpOptions): string | undefined {
+  const host = (request.headers.host ?? '').toLowerCase();
+  const hostname = host.replace(/:\d+$/, '');
+  const hosts = options.allowedHosts?.map((name) => name.toLowerCase()) ?? LOOPBACK;
+  if (!hosts.includes(host) && !hosts.includes(hostname))
+    return `host "${host}" is not allowed (allowedHosts: ${hosts.join(', ')})`;
+  const origin = request.headers.origin;
+  if (origin === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return `origin "${origin}" is not a URL`;
+  }
+  const allowed = options.allowedOrigins
+    ? options.allowedOrigins.includes(url.origin)
+    : LOOPBACK.includes(url.hostname.toLowerCase());
+  return allowed ? undefined : `origin "${origin}" is not allowed (allowedOrigins)`;
+}
+
 /**
  * A Node request handler for MCP over Streamable HTTP, stateless: a fresh server per request,
- * which costs next to nothing because the tool surface is prepared.
+ * which costs next to nothing because the tool surface is prepared. A request whose `Host` or
+ * `Origin` is not allowed is refused with 403 before any server is made.
  */
 export function createMcpHttpHandler(
   runtime: ToolRuntime,
   info: McpServerInfo,
-  options: AttachToolsOptions = {},
+  options: McpHttpOptions = {},
 ) {
   return async (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> => {
+    const refused = refusedOrigin(request, options);
+    if (refused) {
+      response
+        .writeHead(403, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: -32000, message: `Forbidden: ${refused}` },
+            id: null,
+          }),
+        );
+      return;
+    }
     // Imported on the first request: a stdio server should not pay for the HTTP transport at start-up.
     const { StreamableHTTPServerTransport } = await import(
       '@modelcontextprotocol/sdk/server/streamableHttp.js'
@@ -225,7 +273,7 @@ export async function serveHttp(
   runtime: ToolRuntime,
   info: McpServerInfo,
   port: number,
-  options: AttachToolsOptions = {},
+  options: McpHttpOptions = {},
 ): Promise<HttpServer> {
   const handle = createMcpHttpHandler(runtime, info, options);
   const server = createHttpServer((request, response) => {
