@@ -239,15 +239,13 @@ export function createMcpHttpHandler(
   return async (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> => {
     const refused = refusedOrigin(request, options);
     if (refused) {
-      response
-        .writeHead(403, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            error: { code: -32000, message: `Forbidden: ${refused}` },
-            id: null,
-          }),
-        );
+      response.writeHead(403, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: `Forbidden: ${refused}` },
+          id: null,
+        }),
+      );
       return;
     }
     // Imported on the first request: a stdio server should not pay for the HTTP transport at start-up.
