@@ -199,6 +199,7 @@ describe('the built example server', () => {
       expect(new Set(added)).toEqual(
         new Set([
           'dist/src/surfaces/mcp.js',
+          'dist/src/surfaces/mcp-server.js',
           'dist/src/runtime/index.js',
           'dist/src/runtime/apply-plan.js',
           'dist/src/runtime/inverse.js',
