@@ -183,6 +183,28 @@ export interface McpHttpOptions extends AttachToolsOptions {
   readonly allowedHosts?: readonly string[];
   /** The `Origin`s (`https://app.example.com`) a browser request may come from. Default: loopback. */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * How answers are sent: `json`, `sse` (a stream, which carries the notifications a handler sends
+   * while it runs: progress, logging), or `auto` (the default): a stream when the request asks for
+   * progress (`_meta.progressToken`), JSON otherwise.
+   */
+  readonly responses?: 'auto' | 'json' | 'sse';
+  /**
+   * The server each request is answered by, for a server with more than tools (resources,
+   * prompts, logging, completions): made per request, with the tools attached (`attachTools`).
+   * Default: `createMcpServer(runtime, info, options)`.
+   */
+  readonly server?: () => Server;
+}
+
+/** Whether a request's answer goes as a stream (see `McpHttpOptions.responses`). */
+export function answersByStream(body: unknown, responses: McpHttpOptions['responses'] = 'auto'): boolean {
+  if (responses !== 'auto') return responses === 'sse';
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    const meta = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
+    return meta?.progressToken !== undefined;
+  });
 }
 
 const LOOPBACK: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];

@@ -1,5 +1,6 @@
 import type { ToolRuntime } from '../runtime/runner.js';
 import {
+  answersByStream,
   createMcpServer,
   forbiddenBody,
   type McpHttpOptions,
@@ -35,17 +36,26 @@ export function createMcpFetchHandler(
     const { WebStandardStreamableHTTPServerTransport } = await import(
       '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
     );
-    const server = createMcpServer(runtime, info, options);
+    const body =
+      request.method === 'POST'
+        ? await request
+            .clone()
+            .json()
+            .catch(() => undefined)
+        : undefined;
+    const server = options.server?.() ?? createMcpServer(runtime, info, options);
+    const stream = answersByStream(body, options.responses);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+      enableJsonResponse: !stream,
     });
     await server.connect(transport);
-    try {
-      return await transport.handleRequest(request);
-    } finally {
+    const response = await transport.handleRequest(request, { parsedBody: body });
+    // A JSON answer is complete; a stream closes the server once the client has read it.
+    if (!stream) {
       await transport.close();
       await server.close();
     }
+    return response;
   };
 }

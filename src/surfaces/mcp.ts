@@ -10,6 +10,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 import {
   type AttachToolsOptions,
+  answersByStream,
   createMcpServer,
   forbiddenBody,
   type McpHttpOptions,
@@ -74,18 +75,31 @@ export function createMcpHttpHandler(
     const { StreamableHTTPServerTransport } = await import(
       '@modelcontextprotocol/sdk/server/streamableHttp.js'
     );
-    const server = createMcpServer(runtime, info, options);
+    // The body is read here (unless given) to choose how to answer; the transport takes it parsed.
+    const body = request.method === 'POST' ? (parsedBody ?? (await readJson(request))) : undefined;
+    const server = options.server?.() ?? createMcpServer(runtime, info, options);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+      enableJsonResponse: !answersByStream(body, options.responses),
     });
     response.on('close', () => {
       void transport.close();
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(request, response, parsedBody);
+    await transport.handleRequest(request, response, body);
   };
+}
+
+/** A request's JSON body; what is not JSON is left to the transport to refuse. */
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Listens for MCP over Streamable HTTP on `port` (0 for any free port), at every path. */
