@@ -284,9 +284,13 @@ async function parse(
 
 /** A handler's value its contract's output schema refuses: the tool's fault, never the caller's. */
 function outputError(tool: string, issues: readonly ToolIssue[]): ToolError {
+  // A refusal of the whole value is about the value, not the arguments.
+  const details = issues
+    .map((issue) => (issue.path.length === 0 ? `the value: ${issue.message}` : issuesText([issue])))
+    .join('; ');
   return {
     code: 'HANDLER_ERROR',
-    message: `Tool "${tool}" returned a value its output schema refuses: ${issuesText(issues)}`,
+    message: `Tool "${tool}" returned a value its output schema refuses: ${details}`,
     issues,
   };
 }
