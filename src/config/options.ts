@@ -37,6 +37,16 @@ const optionsObject = z.strictObject({
    * `include` never replaces a manifest with an empty one.
    */
   allowEmpty: z.boolean().default(false),
+  /**
+   * Tokens a model may be shown (o200k_base, as the manifest counts them): `tool` for each tool's
+   * `tools/list` entry, `total` for all of them. An overrun is an error naming the tools.
+   */
+  budget: z
+    .strictObject({
+      tool: z.number().int().positive().optional(),
+      total: z.number().int().positive().optional(),
+    })
+    .optional(),
   /** Where the manifest is written, relative to the root. */
   manifest: z.string().min(1).default('toolprep.manifest.json'),
   /** Where the generated module is written, relative to the root. */

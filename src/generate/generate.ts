@@ -9,7 +9,13 @@ import type { Manifest } from '../manifest/manifest.js';
 import { prepareExtension } from '../prepare/extension.js';
 import type { Problem } from '../shared/problems.js';
 import { projectPath } from '../shared/project-path.js';
-import { duplicateNames, type FoundTool, prepareFile, strictRequestWarnings } from './prepare-files.js';
+import {
+  budgetOverruns,
+  duplicateNames,
+  type FoundTool,
+  prepareFile,
+  strictRequestWarnings,
+} from './prepare-files.js';
 import { type Project, type ProjectOptions, resolveProject } from './project.js';
 import { cacheFor, createGeneratorState, endGeneration, type GeneratorState } from './state.js';
 import { zodVersionProblems } from './zod-version.js';
@@ -142,6 +148,7 @@ export async function generateProject(
   await cache?.save();
   problems.push(...duplicateNames(found));
   warnings.push(...strictRequestWarnings(found));
+  if (config.budget) problems.push(...budgetOverruns(found, config.budget));
   if (problems.length === 0 && found.length === 0 && !config.allowEmpty)
     problems.push({
       severity: 'error',

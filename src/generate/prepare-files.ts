@@ -174,3 +174,38 @@ export function strictRequestWarnings(tools: readonly FoundTool[]): Problem[] {
     }),
   );
 }
+
+/** The config's token budget: each tool over its share, and the set over its total, by name. */
+export function budgetOverruns(
+  tools: readonly FoundTool[],
+  budget: { readonly tool?: number; readonly total?: number },
+): Problem[] {
+  const problems: Problem[] = [];
+  const { tool: perTool, total } = budget;
+  if (perTool !== undefined)
+    for (const { prepared, size, ref } of tools)
+      if (size.tokens > perTool)
+        problems.push({
+          severity: 'error',
+          code: 'over-budget',
+          file: ref.file,
+          line: ref.line,
+          tool: prepared.name,
+          message: `${size.tokens} tokens as a model sees it, over the budget of ${perTool} per tool`,
+          hint: 'shorten its descriptions or split the tool, or raise budget.tool',
+        });
+  const sum = tools.reduce((all, { size }) => all + size.tokens, 0);
+  if (total !== undefined && sum > total) {
+    const largest = [...tools]
+      .sort((a, b) => b.size.tokens - a.size.tokens)
+      .slice(0, 5)
+      .map(({ prepared, size }) => `${prepared.name} ${size.tokens}`);
+    problems.push({
+      severity: 'error',
+      code: 'over-budget',
+      message: `${sum} tokens in all ${tools.length} tools, over the budget of ${total} (largest: ${largest.join(', ')})`,
+      hint: 'shorten the largest, serve fewer tools, or raise budget.total',
+    });
+  }
+  return problems;
+}

@@ -33,6 +33,7 @@ export type ProblemCode =
   // the project
   | 'duplicate-name'
   | 'no-tools'
+  | 'over-budget'
   | 'include-matches-nothing'
   | 'zod-unsupported'
   // the configuration

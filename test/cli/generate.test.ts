@@ -245,6 +245,32 @@ test('a zod toolprep cannot read is one problem naming its version and the suppo
   expect(readdirSync(fixture.dir)).not.toContain('toolprep.manifest.json');
 });
 
+test('a token budget turns an overrun into a failure naming the tools, in generate and check', () => {
+  const fixture = project('project');
+  expect(fixture.cli('generate').status).toBe(0);
+  const manifest = JSON.parse(fixture.read('toolprep.manifest.json'));
+  const sizes = new Map<string, number>(
+    manifest.tools.map((tool: { name: string; size: { tokens: number } }) => [tool.name, tool.size.tokens]),
+  );
+  const largest = Math.max(...sizes.values());
+  const over = [...sizes].filter(([, tokens]) => tokens > largest - 1).map(([name]) => name);
+  fixture.write(
+    'toolprep.config.ts',
+    `export default { include: ['src/**/*.ts'], budget: { tool: ${largest - 1}, total: ${manifest.totals.tokens - 1} } };\n`,
+  );
+  for (const command of ['generate', 'check']) {
+    const result = fixture.cli(command);
+    expect(result.status).toBe(1);
+    for (const name of over)
+      expect(result.stderr).toContain(
+        `tool "${name}": ${largest} tokens as a model sees it, over the budget of ${largest - 1} per tool`,
+      );
+    expect(result.stderr).toContain(
+      `${manifest.totals.tokens} tokens in all 8 tools, over the budget of ${manifest.totals.tokens - 1}`,
+    );
+  }
+});
+
 describe('every broken project exits 1 with its message, and writes nothing', () => {
   const cases = readdirSync(path.join(REPO, 'fixtures/broken')).sort();
   test.each(cases)('%s', (name) => {
