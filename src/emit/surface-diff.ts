@@ -14,12 +14,24 @@ export function describeSurfaceChanges(before: Manifest | undefined, after: Mani
   const next = new Map(after.tools.map((tool) => [tool.name, tool]));
   const lines: string[] = [];
   const renamedFrom = new Map<string, ManifestTool>();
+  // A tool is the same tool renamed when it comes from the same export, or (an export renamed too)
+  // from the same file with the same input document.
+  const fileOf = (tool: ManifestTool) => tool.source.split('#')[0];
+  const sameInput = (a: ManifestTool, b: ManifestTool) =>
+    JSON.stringify(a.inputSchema.mcp) === JSON.stringify(b.inputSchema.mcp);
+  const taken = new Set<string>();
   for (const tool of after.tools) {
     if (old.has(tool.name)) continue;
-    const previous = (before?.tools ?? []).find(
-      (candidate) => candidate.source === tool.source && !next.has(candidate.name),
+    const gone = (before?.tools ?? []).filter(
+      (candidate) => !next.has(candidate.name) && !taken.has(candidate.name),
     );
-    if (previous) renamedFrom.set(tool.name, previous);
+    const previous =
+      gone.find((candidate) => candidate.source === tool.source) ??
+      gone.find((candidate) => fileOf(candidate) === fileOf(tool) && sameInput(candidate, tool));
+    if (previous) {
+      renamedFrom.set(tool.name, previous);
+      taken.add(previous.name);
+    }
   }
   const renamedNames = new Set([...renamedFrom.values()].map((tool) => tool.name));
   for (const tool of before?.tools ?? []) {
@@ -33,7 +45,10 @@ export function describeSurfaceChanges(before: Manifest | undefined, after: Mani
       continue;
     }
     const changes = toolChanges(previous, tool);
-    if (previous.name !== tool.name) lines.push(`~ tool ${previous.name} renamed to ${tool.name}`);
+    if (previous.name !== tool.name)
+      lines.push(
+        `~ tool ${previous.name} renamed to ${tool.name} (a breaking change: clients and prompts call tools by name)`,
+      );
     else if (changes.length > 0) lines.push(`~ tool ${tool.name}`);
     lines.push(...changes.map((change) => `    ${change}`));
   }

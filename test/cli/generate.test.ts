@@ -104,7 +104,22 @@ describe('toolprep generate and check on the fixture project', () => {
         .read('src/tools/notes.ts')
         .replace("description: 'Set the tags", "name: 'set_tags',\n  description: 'Set the tags"),
     );
-    expect(fixture.cli('check').stdout).toContain('~ tool tag_notes renamed to set_tags');
+    expect(fixture.cli('check').stdout).toContain(
+      '~ tool tag_notes renamed to set_tags (a breaking change: clients and prompts call tools by name)',
+    );
+  });
+
+  test('renaming an export renames the tool: reported as a rename, not as a tool removed and another added', () => {
+    const fixture = project('project');
+    fixture.cli('generate');
+    fixture.write(
+      'src/tools/notes.ts',
+      fixture.read('src/tools/notes.ts').replace(/\btagNotes\b/g, 'labelNotes'),
+    );
+    const check = fixture.cli('check');
+    expect(check.status).toBe(1);
+    expect(check.stdout).toContain('~ tool tag_notes renamed to label_notes (a breaking change');
+    expect(check.stdout).not.toContain('- tool tag_notes removed');
   });
 
   test('output bytes do not depend on the order in which files are found', () => {
