@@ -87,8 +87,8 @@ describe('toolprep generate and check on the fixture project', () => {
     expect(check.stdout).toContain(
       '~ tool note_stats\n      description changed\n      ~ field by: now required\n      + field since added (optional, string)',
     );
-    expect(check.stdout).toContain('- tool search removed (was src/tools/search.ts#default)');
-    expect(check.stdout).toContain('+ tool find added (src/tools/search.ts#find)');
+    // The default export became a named one: the same tool under another name, a breaking change.
+    expect(check.stdout).toContain('~ tool search renamed to find (a breaking change');
     expect(check.stdout).toContain('Run `toolprep generate` and commit the result.');
     expect(check.stdout).toMatch(/^--- a\/toolprep\.manifest\.json\tcommitted$/m);
     expect(check.stdout).toMatch(/^- {6}"description": "Count notes, words and tags\.",$/m);
@@ -107,6 +107,21 @@ describe('toolprep generate and check on the fixture project', () => {
     expect(fixture.cli('check').stdout).toContain(
       '~ tool tag_notes renamed to set_tags (a breaking change: clients and prompts call tools by name)',
     );
+  });
+
+  test('a tool whose contract goes is reported as removed, and a new one as added', () => {
+    const fixture = project('project');
+    fixture.cli('generate');
+    fixture.write(
+      'src/tools/search.ts',
+      fixture
+        .read('src/tools/search.ts')
+        .replace('query: z.string().min(1)', 'text: z.string()')
+        .replace('export default', 'export const find ='),
+    );
+    const check = fixture.cli('check');
+    expect(check.stdout).toContain('- tool search removed (was src/tools/search.ts#default)');
+    expect(check.stdout).toContain('+ tool find added (src/tools/search.ts#find)');
   });
 
   test('renaming an export renames the tool: reported as a rename, not as a tool removed and another added', () => {
