@@ -1,6 +1,8 @@
 import { createGeneratorContext, type GeneratorContextOptions } from '../generate/context.js';
+import { explainProject, formatFinding } from '../generate/explain.js';
 import { describeOutcome } from '../generate/outcome.js';
 import type { ManifestTool } from '../manifest/manifest.js';
+import { formatProblem } from '../shared/problems.js';
 import { constraintsText, typeText } from '../shared/schema-text.js';
 import { type Output, printReport } from './output.js';
 import { describePlan } from './plan-text.js';
@@ -23,7 +25,20 @@ async function runOnce(context: CommandContext, reason: 'generate' | 'check'): P
 }
 
 export const runGenerate = (context: CommandContext): Promise<number> => runOnce(context, 'generate');
-export const runCheck = (context: CommandContext): Promise<number> => runOnce(context, 'check');
+/** `check`, and with `explain` the rules each tool's parser enforces that its documents do not show. */
+export async function runCheck(context: CommandContext, explain = false): Promise<number> {
+  const status = await runOnce(context, 'check');
+  if (!explain) return status;
+  const explanation = await explainProject(context.generateOptions);
+  const { out, err } = context.output;
+  for (const problem of explanation.problems) err(formatProblem(problem));
+  for (const finding of explanation.findings) out(formatFinding(finding));
+  const count = explanation.findings.length;
+  out(
+    `[toolprep] explain: ${count} hidden ${count === 1 ? 'constraint' : 'constraints'} in ${explanation.tools} tools (${explanation.samples} documented values parsed) in ${Math.round(explanation.milliseconds)} ms`,
+  );
+  return explanation.problems.length > 0 ? 1 : status;
+}
 
 export async function runInspect(
   context: CommandContext,

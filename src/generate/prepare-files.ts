@@ -49,19 +49,7 @@ export function prepareFile(
       });
       continue;
     }
-    // The default name: the object's key, the export's name, or a default export's file name.
-    const exportName =
-      ref.member !== undefined
-        ? typeof ref.member === 'string'
-          ? ref.member
-          : undefined
-        : ref.exportName === 'default'
-          ? // The file's name, its words joined as an export's would be: read-file.ts → read_file.
-            path.posix
-              .basename(ref.file)
-              .replace(/\.[^.]+$/, '')
-              .replace(/[^A-Za-z0-9]+/g, '_')
-          : ref.exportName;
+    const exportName = defaultNameOf(ref);
     try {
       const prepared = prepareTool(contract, {
         exportName,
@@ -119,8 +107,19 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
+/** What names a contract without a `name`: the object's key, the export's name, or a default export's file name. */
+export function defaultNameOf(ref: ContractRef): string | undefined {
+  if (ref.member !== undefined) return typeof ref.member === 'string' ? ref.member : undefined;
+  if (ref.exportName !== 'default') return ref.exportName;
+  // The file's name, its words joined as an export's would be: read-file.ts → read_file.
+  return path.posix
+    .basename(ref.file)
+    .replace(/\.[^.]+$/, '')
+    .replace(/[^A-Za-z0-9]+/g, '_');
+}
+
 /** The value a reference names in a module's exports: an export, or a member of one. */
-function contractAt(exports: Record<string, unknown>, ref: ContractRef): unknown {
+export function contractAt(exports: Record<string, unknown>, ref: ContractRef): unknown {
   const held = exports[ref.exportName];
   if (ref.member === undefined) return held;
   return typeof held === 'object' && held !== null

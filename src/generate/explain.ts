@@ -1,0 +1,347 @@
+import { performance } from 'node:perf_hooks';
+import { libraryOf } from '../adapters/libraries.js';
+import { prepareSettingsOf } from '../config/options.js';
+import { isToolContract } from '../contract/define-tool.js';
+import { findContracts } from '../discover/find-contracts.js';
+import { loadModules } from '../load/load-modules.js';
+import type { JsonSchema } from '../manifest/prepared-tool.js';
+import { prepareTool } from '../prepare/prepare-tool.js';
+import { type Problem, ToolprepError } from '../shared/problems.js';
+import { contractAt, defaultNameOf } from './prepare-files.js';
+import { type ProjectOptions, resolveProject } from './project.js';
+import { createGeneratorState } from './state.js';
+
+/** A value a tool's document describes that its own parser refuses: a rule the model cannot see. */
+export interface HiddenConstraint {
+  readonly tool: string;
+  readonly file: string;
+  readonly line: number;
+  /** `input.path`, `input` for a rule across fields. */
+  readonly field: string;
+  /** The shortest such value found. */
+  readonly counterexample: unknown;
+  readonly message: string;
+  /** The field's description says something already: reported as information. */
+  readonly described: boolean;
+}
+
+export interface Explanation {
+  readonly findings: readonly HiddenConstraint[];
+  readonly problems: readonly Problem[];
+  readonly tools: number;
+  readonly samples: number;
+  readonly milliseconds: number;
+}
+
+/** At most this many values are tried per tool: the pass stays a few milliseconds per tool. */
+const SAMPLES_PER_TOOL = 400;
+
+/**
+ * Hidden constraints: for each tool, values its presentation document describes (per union
+ * variant: sampled from the unflattened document, so no two variants' fields are mixed), each
+ * parsed with the contract's own parser; every field where a documented value is refused is
+ * reported with the shortest counterexample and the parser's message. Deterministic: the values
+ * are chosen from the document, not drawn at random.
+ */
+export async function explainProject(options: ProjectOptions): Promise<Explanation> {
+  const started = performance.now();
+  const project = await resolveProject(options, createGeneratorState());
+  const { root, config } = project;
+  const { refs } = findContracts(root, project.files);
+  const files = [...new Set(refs.map((ref) => ref.file))];
+  const loaded = await loadModules(root, files, project.cacheDir);
+  if (!loaded.ok)
+    return {
+      findings: [],
+      problems: loaded.failures.map(
+        (failure): Problem => ({
+          severity: 'error',
+          code: 'build-failed',
+          ...failure,
+          message: `could not be built: ${failure.message}`,
+        }),
+      ),
+      tools: 0,
+      samples: 0,
+      milliseconds: performance.now() - started,
+    };
+  const findings: HiddenConstraint[] = [];
+  let tools = 0;
+  let samples = 0;
+  for (const ref of refs) {
+    const exports = loaded.modules.get(ref.file)?.exports;
+    const contract = exports && contractAt(exports, ref);
+    if (!isToolContract(contract) || contract.input === undefined) continue;
+    const settings = { ...prepareSettingsOf(config), exportName: defaultNameOf(ref), description: ref.jsdoc };
+    let name: string;
+    let document: JsonSchema;
+    try {
+      name = prepareTool(contract, settings).name;
+      document = prepareTool(contract, { ...settings, flatten: false, profiles: [] }).inputSchema.mcp;
+    } catch (error) {
+      // A contract that cannot be prepared is `generate`'s to report.
+      if (error instanceof ToolprepError) continue;
+      throw error;
+    }
+    const adapter = libraryOf(contract.input)?.runtime;
+    if (!adapter) continue;
+    tools++;
+    const byField = new Map<string, HiddenConstraint>();
+    for (const sample of documentedValues(document).slice(0, SAMPLES_PER_TOOL)) {
+      samples++;
+      const refusal = await refusalOf(() => adapter.validate(contract.input, sample.value));
+      if (!refusal) continue;
+      // An issue names its field (none: a rule across the object's fields); a throw names none, so
+      // the field the value varied is the one to blame.
+      const at = refusal.thrown ? sample.path : refusal.path;
+      const field = ['input', ...at].join('.');
+      const known = byField.get(field);
+      if (known && JSON.stringify(known.counterexample).length <= JSON.stringify(sample.value).length)
+        continue;
+      byField.set(field, {
+        tool: name,
+        file: ref.file,
+        line: ref.line,
+        field,
+        counterexample: sample.value,
+        message: refusal.message,
+        described: describedAt(document, at),
+      });
+    }
+    findings.push(...byField.values());
+  }
+  return { findings, problems: [], tools, samples, milliseconds: performance.now() - started };
+}
+
+/** The first issue of a refused value, with its path; a parser that throws is a refusal too. */
+async function refusalOf(
+  validate: () => unknown,
+): Promise<{ path: (string | number)[]; message: string; thrown: boolean } | undefined> {
+  try {
+    const result = (await validate()) as {
+      issues?: readonly { path?: readonly unknown[]; message: string }[];
+    };
+    const [issue] = result.issues ?? [];
+    if (!issue) return undefined;
+    const path = (issue.path ?? []).map((segment) => {
+      const key = (segment as { key?: unknown } | null)?.key ?? segment;
+      return typeof key === 'number' ? key : String(key);
+    });
+    return { path, message: issue.message, thrown: false };
+  } catch (error) {
+    return {
+      path: [],
+      message: `the parser threw: ${error instanceof Error ? error.message : String(error)}`,
+      thrown: true,
+    };
+  }
+}
+
+function describedAt(document: JsonSchema, path: readonly (string | number)[]): boolean {
+  let node: unknown = document;
+  for (const key of path) {
+    const schema = node as JsonSchema | undefined;
+    node =
+      typeof key === 'number'
+        ? (schema?.items as JsonSchema | undefined)
+        : (schema?.properties as Record<string, unknown> | undefined)?.[key];
+  }
+  return typeof (node as JsonSchema | undefined)?.description === 'string';
+}
+
+interface Sample {
+  readonly value: unknown;
+  /** The field this value varies from the typical one, for a refusal without a path. */
+  readonly path: readonly (string | number)[];
+}
+
+/** Values the document describes: a typical one, then one field at a time varied within it. */
+function documentedValues(document: JsonSchema): Sample[] {
+  const defs = (document.$defs ?? {}) as Record<string, JsonSchema>;
+  return candidatesOf(document, defs, 0).map((value, index) => ({
+    value,
+    path: index === 0 ? [] : variedPath(candidatesOf(document, defs, 0)[0], value),
+  }));
+}
+
+/** The first key (deepest first) where two values differ. */
+function variedPath(base: unknown, value: unknown): (string | number)[] {
+  if (typeof base !== 'object' || base === null || typeof value !== 'object' || value === null) return [];
+  for (const key of new Set([...Object.keys(base), ...Object.keys(value)])) {
+    const a = (base as Record<string, unknown>)[key];
+    const b = (value as Record<string, unknown>)[key];
+    if (JSON.stringify(a) !== JSON.stringify(b)) return [key, ...variedPath(a, b)];
+  }
+  return [];
+}
+
+/** Strings that satisfy common formats: a value a model would send for each. */
+const FORMATTED: Record<string, string> = {
+  email: 'user@example.com',
+  uuid: '123e4567-e89b-42d3-a456-426614174000',
+  'date-time': '2026-01-01T00:00:00Z',
+  date: '2026-01-01',
+  time: '12:00:00',
+  duration: 'P1D',
+  uri: 'https://example.com/a',
+  url: 'https://example.com/a',
+  hostname: 'example.com',
+  ipv4: '192.0.2.1',
+  ipv6: '2001:db8::1',
+};
+
+/** Strings tried against a pattern: the first that matches is the field's typical value. */
+const PATTERN_TRIES = [
+  'a',
+  'abc',
+  'A',
+  'a1',
+  '1',
+  '123',
+  'example',
+  'a-b',
+  'a_b',
+  '/a',
+  'a.b',
+  'a@b.co',
+  '2026-01-01',
+];
+
+/**
+ * Values a schema describes, the typical one first, at most a dozen: the bounds, each enum member,
+ * each union member's, and for an object its typical value with one field at a time varied.
+ */
+function candidatesOf(schema: JsonSchema, defs: Record<string, JsonSchema>, depth: number): unknown[] {
+  if (depth > 6) return [];
+  if (typeof schema.$ref === 'string') {
+    const target = defs[schema.$ref.replace(/^#\/\$defs\//, '')];
+    return target ? candidatesOf(target, defs, depth + 1) : [];
+  }
+  if ('const' in schema) return [schema.const];
+  if (Array.isArray(schema.enum)) return schema.enum;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const members = schema[key];
+    if (Array.isArray(members))
+      return unique(members.flatMap((member) => candidatesOf(member as JsonSchema, defs, depth + 1))).slice(
+        0,
+        24,
+      );
+  }
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return unique(types.flatMap((type) => typedCandidates(String(type), schema, defs, depth))).slice(0, 12);
+}
+
+function typedCandidates(
+  type: string,
+  schema: JsonSchema,
+  defs: Record<string, JsonSchema>,
+  depth: number,
+): unknown[] {
+  switch (type) {
+    case 'null':
+      return [null];
+    case 'boolean':
+      return [true, false];
+    case 'string':
+      return stringCandidates(schema);
+    case 'number':
+    case 'integer':
+      return numberCandidates(schema, type === 'integer');
+    case 'array': {
+      const items = candidatesOf((schema.items ?? {}) as JsonSchema, defs, depth + 1);
+      const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      const max = typeof schema.maxItems === 'number' ? schema.maxItems : Number.POSITIVE_INFINITY;
+      if (items.length === 0) return min === 0 ? [[]] : [];
+      const lists = [
+        Array(Math.max(min, 1)).fill(items[0]),
+        ...items.slice(1).map((item) => [...Array(Math.max(min - 1, 0)).fill(items[0]), item]),
+      ];
+      return [...(min === 0 ? [[]] : []), ...lists.filter((list) => list.length <= max)];
+    }
+    case 'object':
+      return objectCandidates(schema, defs, depth);
+    default:
+      return [];
+  }
+}
+
+function stringCandidates(schema: JsonSchema): string[] {
+  const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+  const max = typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
+  const fits = (text: string) => text.length >= min && text.length <= max;
+  if (typeof schema.format === 'string' && FORMATTED[schema.format])
+    return [FORMATTED[schema.format] as string];
+  if (typeof schema.pattern === 'string') {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(schema.pattern, 'u');
+    } catch {
+      return [];
+    }
+    return PATTERN_TRIES.filter((text) => fits(text) && pattern.test(text)).slice(0, 2);
+  }
+  return [
+    'a'.repeat(Math.max(min, 1)),
+    '',
+    'example text',
+    'a'.repeat(Number.isFinite(max) ? max : min + 12),
+  ].filter(fits);
+}
+
+function numberCandidates(schema: JsonSchema, integer: boolean): number[] {
+  const low =
+    typeof schema.minimum === 'number'
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === 'number'
+        ? schema.exclusiveMinimum + 1
+        : undefined;
+  const high =
+    typeof schema.maximum === 'number'
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === 'number'
+        ? schema.exclusiveMaximum - 1
+        : undefined;
+  const step = typeof schema.multipleOf === 'number' ? schema.multipleOf : undefined;
+  const fits = (value: number) =>
+    (low === undefined || value >= low) &&
+    (high === undefined || value <= high) &&
+    (!integer || Number.isInteger(value)) &&
+    (step === undefined || Number.isInteger(value / step));
+  const typical = low !== undefined && low > 1 ? low : high !== undefined && high < 1 ? high : 1;
+  return [typical, 0, -1, 2, 1.5, low ?? 100, high ?? 1_000_000].filter(fits);
+}
+
+function objectCandidates(schema: JsonSchema, defs: Record<string, JsonSchema>, depth: number): unknown[] {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  const choices = Object.entries(properties).map(
+    ([key, property]) => [key, candidatesOf(property, defs, depth + 1)] as const,
+  );
+  // A required field with no value the sampler can write: the object cannot be sampled.
+  if (choices.some(([key, values]) => required.has(key) && values.length === 0)) return [];
+  const typical = Object.fromEntries(
+    choices.filter(([key]) => required.has(key)).map(([key, values]) => [key, values[0]]),
+  );
+  const varied = choices.flatMap(([key, values]) =>
+    (required.has(key) ? values.slice(1) : values).map((value) => ({ ...typical, [key]: value })),
+  );
+  return [typical, ...varied];
+}
+
+function unique(values: readonly unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    const key = JSON.stringify(value);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** `[toolprep] src/a.ts:4 tool "x", input.path: the document allows "a", which the parser refuses: …`. */
+export function formatFinding(finding: HiddenConstraint): string {
+  const hint = finding.described
+    ? 'its description may say so already'
+    : "describe the rule in the field's description, or express it in the schema so that it reaches the document";
+  return `[toolprep] ${finding.described ? 'info: ' : ''}${finding.file}:${finding.line} tool "${finding.tool}", ${finding.field}: the document allows ${JSON.stringify(finding.counterexample)}, which the parser refuses: ${finding.message} (${hint})`;
+}

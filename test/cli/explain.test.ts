@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { copyFixture, type FixtureProject } from '../support/fixture-project.js';
+
+/**
+ * `toolprep check --explain` reports each rule a tool's parser enforces that its documents do not
+ * show, with the field and a counterexample; a contract whose rules all reach its document reports
+ * nothing.
+ */
+let fixture: FixtureProject;
+let output: string;
+beforeAll(() => {
+  fixture = copyFixture('hidden-constraints');
+  fixture.cli('generate');
+  const result = fixture.cli('check', '--explain');
+  expect(result.status).toBe(0);
+  output = result.stdout;
+});
+afterAll(() => fixture.remove());
+
+test.each([
+  ['a refinement', 'open_note', 'input.path', 'Must be an absolute path'],
+  ['a regular expression in a superRefine', 'tag_note', 'input.tag', 'A tag is # and lower-case letters'],
+  [
+    'a transform that throws on some inputs',
+    'move_notes',
+    'input.folder',
+    'the parser threw: the folder is empty',
+  ],
+  ['a rule across fields', 'move_notes', 'input', 'from must not be after to'],
+])('%s is reported with its field, a counterexample and the message', (_kind, tool, field, message) => {
+  const line = output.split('\n').find((text) => text.includes(`tool "${tool}", ${field}: `));
+  expect(line).toMatch(
+    new RegExp(
+      `^\\[toolprep\\] src/tools/notes\\.ts:\\d+ tool "${tool}", ${field.replace('.', '\\.')}: the document allows .+, which the parser refuses: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(describe the rule`,
+    ),
+  );
+});
+
+test('a contract whose rules all reach its document reports nothing', () => {
+  expect(output).not.toContain('search_notes');
+  expect(output).toMatch(
+    /\[toolprep\] explain: 4 hidden constraints in 4 tools \(\d+ documented values parsed\) in \d+ ms/,
+  );
+});
