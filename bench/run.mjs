@@ -8,6 +8,7 @@ import path from 'node:path';
 import { REPO } from './contracts.mjs';
 import {
   benchmarkBuild,
+  benchmarkExplain,
   benchmarkInverse,
   benchmarkPerCall,
   benchmarkProfileSizes,
@@ -71,6 +72,12 @@ if (want('build')) {
   log('build…');
   sections.push(
     `## 4. Build\n\n\`toolprep generate\` as a process (cold: no cache; then with the cache), and a regeneration in a long-lived generator context after one file changes (what watch mode and the plugins do).\n\n${await benchmarkBuild({ counts: quick ? [50] : [50, 200, 1000], quick })}`,
+  );
+}
+if (want('explain')) {
+  log('check --explain…');
+  sections.push(
+    `## 4c. \`toolprep check --explain\`\n\n${await benchmarkExplain({ counts: [50, 200], quick })}`,
   );
 }
 if (want('loaders')) {

@@ -211,7 +211,13 @@ const PATTERN_TRIES = [
  * Values a schema describes, the typical one first, at most a dozen: the bounds, each enum member,
  * each union member's, and for an object its typical value with one field at a time varied.
  */
-function candidatesOf(schema: JsonSchema, defs: Record<string, JsonSchema>, depth: number): unknown[] {
+function candidatesOf(
+  schema: JsonSchema | boolean,
+  defs: Record<string, JsonSchema>,
+  depth: number,
+): unknown[] {
+  // `true` takes anything (a string will do); `false` takes nothing.
+  if (typeof schema === 'boolean') return schema ? ['a'] : [];
   if (depth > 6) return [];
   if (typeof schema.$ref === 'string') {
     const target = defs[schema.$ref.replace(/^#\/\$defs\//, '')];
@@ -248,6 +254,8 @@ function typedCandidates(
     case 'integer':
       return numberCandidates(schema, type === 'integer');
     case 'array': {
+      if (Array.isArray(schema.prefixItems))
+        return tupleCandidates(schema.prefixItems as JsonSchema[], defs, depth);
       const items = candidatesOf((schema.items ?? {}) as JsonSchema, defs, depth + 1);
       const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
       const max = typeof schema.maxItems === 'number' ? schema.maxItems : Number.POSITIVE_INFINITY;
@@ -263,6 +271,23 @@ function typedCandidates(
     default:
       return [];
   }
+}
+
+/** A tuple's typical value (each place's), then one place at a time varied. */
+function tupleCandidates(
+  places: readonly JsonSchema[],
+  defs: Record<string, JsonSchema>,
+  depth: number,
+): unknown[] {
+  const choices = places.map((place) => candidatesOf(place, defs, depth + 1));
+  if (choices.some((values) => values.length === 0)) return [];
+  const typical = choices.map((values) => values[0]);
+  return [
+    typical,
+    ...choices.flatMap((values, at) =>
+      values.slice(1).map((value) => typical.map((item, index) => (index === at ? value : item))),
+    ),
+  ];
 }
 
 function stringCandidates(schema: JsonSchema): string[] {
