@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { issuePath } from '../adapters/issue-path.js';
 import { libraryOf } from '../adapters/libraries.js';
 import { prepareSettingsOf } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
@@ -123,11 +124,7 @@ async function refusalOf(
     };
     const [issue] = result.issues ?? [];
     if (!issue) return undefined;
-    const path = (issue.path ?? []).map((segment) => {
-      const key = (segment as { key?: unknown } | null)?.key ?? segment;
-      return typeof key === 'number' ? key : String(key);
-    });
-    return { path, message: issue.message, thrown: false };
+    return { path: issuePath(issue.path), message: issue.message, thrown: false };
   } catch (error) {
     return {
       path: [],
@@ -158,10 +155,12 @@ interface Sample {
 /** Values the document describes: a typical one, then one field at a time varied within it. */
 function documentedValues(document: JsonSchema): Sample[] {
   const defs = (document.$defs ?? {}) as Record<string, JsonSchema>;
-  return candidatesOf(document, defs, 0).map((value, index) => ({
-    value,
-    path: index === 0 ? [] : variedPath(candidatesOf(document, defs, 0)[0], value),
-  }));
+  const [typical, ...varied] = candidatesOf(document, defs, 0);
+  if (typical === undefined) return [];
+  return [
+    { value: typical, path: [] },
+    ...varied.map((value) => ({ value, path: variedPath(typical, value) })),
+  ];
 }
 
 /** The first key (deepest first) where two values differ. */

@@ -1,5 +1,6 @@
 import type { Dialect } from '../adapters/types.js';
 import type { JsonSchema } from '../manifest/prepared-tool.js';
+import { isRecord } from '../shared/is-record.js';
 import {
   SINGLE_SUBSCHEMA_KEYS,
   SUBSCHEMA_LIST_KEYS,
@@ -17,9 +18,7 @@ export const DEFS_KEY: Record<Dialect, '$defs' | 'definitions'> = {
 const KIND_ORDER = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
 export type JsonKind = (typeof KIND_ORDER)[number];
 
-export function isSchemaObject(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isSchemaObject = isRecord as (value: unknown) => value is JsonSchema;
 
 /**
  * Returns a copy of `schema` with every direct subschema replaced by `map(subschema, segments)`,

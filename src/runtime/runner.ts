@@ -1,3 +1,4 @@
+import { issuePath } from '../adapters/issue-path.js';
 import { isToolContract } from '../contract/define-tool.js';
 import { isToolContent } from '../contract/results.js';
 import type { ToolContract } from '../contract/types.js';
@@ -272,11 +273,7 @@ async function parse(
   return {
     value: (result as { value?: unknown }).value,
     issues: (result.issues ?? []).map((issue) => ({
-      path: (issue.path ?? []).map((segment) => {
-        // A segment is a key, or `{ key }` (Standard Schema's path segment).
-        const key = (segment as { key?: unknown }).key ?? segment;
-        return typeof key === 'number' ? key : String(key);
-      }),
+      path: issuePath(issue.path),
       message: issue.message,
     })),
   };

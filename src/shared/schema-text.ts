@@ -1,9 +1,6 @@
 /** JSON Schema read aloud: what `inspect` and `check` print for a field. */
 
-type Schema = Record<string, unknown>;
-
-const isSchema = (value: unknown): value is Schema =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isRecord as isSchema } from './is-record.js';
 
 /**
  * A field's type as a reader expects it: `string`, `"fast" | "exact"`, `string | string[]`,

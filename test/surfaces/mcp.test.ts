@@ -209,6 +209,7 @@ describe('the built example server', () => {
           'dist/src/manifest/manifest.js',
           'dist/src/manifest/profiles.js',
           'dist/src/adapters/zod4/runtime.js',
+          'dist/src/adapters/issue-path.js',
           'dist/src/contract/define-tool.js',
           'dist/src/contract/results.js',
           'dist/src/contract/types.js',
