@@ -5,9 +5,9 @@ const fromRoot = (path: string): string => fileURLToPath(new URL(path, import.me
 
 export default defineConfig({
   resolve: {
-    // Tests import the package by its public name; these resolve to the sources, not dist/.
+    // Tests import both packages by their public names; these resolve to the sources, not dist/.
     alias: [
-      { find: /^toolprep\/build$/, replacement: fromRoot('./src/build.ts') },
+      { find: /^@toolprep\/build$/, replacement: fromRoot('./src/build.ts') },
       { find: /^toolprep\/mcp$/, replacement: fromRoot('./src/surfaces/mcp.ts') },
       { find: /^toolprep\/mcp\/web$/, replacement: fromRoot('./src/surfaces/mcp-web.ts') },
       { find: /^toolprep\/cli$/, replacement: fromRoot('./src/surfaces/cli.ts') },
@@ -16,12 +16,12 @@ export default defineConfig({
       { find: /^toolprep\/openai-agents$/, replacement: fromRoot('./src/surfaces/openai-agents.ts') },
       { find: /^toolprep\/anthropic$/, replacement: fromRoot('./src/surfaces/anthropic.ts') },
       { find: /^toolprep\/gemini$/, replacement: fromRoot('./src/surfaces/gemini.ts') },
-      { find: /^toolprep\/rspack$/, replacement: fromRoot('./plugin/rspack.ts') },
-      { find: /^toolprep\/webpack$/, replacement: fromRoot('./plugin/webpack.ts') },
-      { find: /^toolprep\/esbuild$/, replacement: fromRoot('./plugin/esbuild.ts') },
-      { find: /^toolprep\/rolldown$/, replacement: fromRoot('./plugin/rolldown.ts') },
-      { find: /^toolprep\/rollup$/, replacement: fromRoot('./plugin/rollup.ts') },
-      { find: /^toolprep\/vite$/, replacement: fromRoot('./plugin/vite.ts') },
+      { find: /^@toolprep\/build\/rspack$/, replacement: fromRoot('./plugin/rspack.ts') },
+      { find: /^@toolprep\/build\/webpack$/, replacement: fromRoot('./plugin/webpack.ts') },
+      { find: /^@toolprep\/build\/esbuild$/, replacement: fromRoot('./plugin/esbuild.ts') },
+      { find: /^@toolprep\/build\/rolldown$/, replacement: fromRoot('./plugin/rolldown.ts') },
+      { find: /^@toolprep\/build\/rollup$/, replacement: fromRoot('./plugin/rollup.ts') },
+      { find: /^@toolprep\/build\/vite$/, replacement: fromRoot('./plugin/vite.ts') },
       { find: /^toolprep\/runtime$/, replacement: fromRoot('./src/runtime/index.ts') },
       { find: /^toolprep\/runtime\/zod4$/, replacement: fromRoot('./src/adapters/zod4/runtime.ts') },
       { find: /^toolprep\/runtime\/zod3$/, replacement: fromRoot('./src/adapters/zod3/runtime.ts') },

@@ -3,9 +3,9 @@
 // Run with `npm run bench` (builds first). Prints a Markdown table; RESULTS.md keeps the last one.
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import { prepareTool } from '../dist/src/build.js';
-import { coerceJsonArgs, defineTool } from '../dist/src/index.js';
-import { applyPlan } from '../dist/src/runtime/index.js';
+import { prepareTool } from '../packages/build/dist/src/build.js';
+import { coerceJsonArgs, defineTool } from '../packages/build/dist/src/index.js';
+import { applyPlan } from '../packages/build/dist/src/runtime/index.js';
 
 const input = z.object({
   rows: z.array(

@@ -3,9 +3,9 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { linkPackages } from '../scripts/packages.mjs';
 
-export const REPO = fileURLToPath(new URL('..', import.meta.url));
+export { REPO } from '../scripts/packages.mjs';
 
 function random(seed) {
   let state = seed >>> 0 || 1;
@@ -64,14 +64,14 @@ export const tool${index} = defineTool({
 
 /**
  * A throwaway project with `count` contract files under src/tools, a barrel of them, and
- * node_modules linking toolprep (this repository, built), zod and the MCP SDK; with `profiles`, a
+ * node_modules linking both toolprep packages (this repository, built), zod and the MCP SDK; with `profiles`, a
  * config that prepares every provider profile.
  */
 export function createContractProject(count, { profiles = false } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), `toolprep-bench-${count}-`));
   mkdirSync(path.join(dir, 'src/tools'), { recursive: true });
   mkdirSync(path.join(dir, 'node_modules/@modelcontextprotocol'), { recursive: true });
-  symlinkSync(REPO, path.join(dir, 'node_modules/toolprep'));
+  linkPackages(dir);
   symlinkSync(path.join(REPO, 'node_modules/zod'), path.join(dir, 'node_modules/zod'));
   symlinkSync(
     path.join(REPO, 'node_modules/@modelcontextprotocol/sdk'),

@@ -1,20 +1,20 @@
-// What a production install of a server carries: a fresh project installs the packed package
-// with zod and the MCP SDK (`npm install --omit=dev`, as a server is deployed), beside the same
-// project without toolprep; the difference is toolprep's share, by package.
+// What a production install of a server carries: a fresh project lists the packed `toolprep`, zod
+// and the MCP SDK as dependencies and the packed `@toolprep/build` as a development dependency,
+// and is installed with `npm install --omit=dev`, as a server is deployed; beside it the same
+// project without toolprep. The difference is toolprep's share, by package.
 // Usage: node bench/footprint.mjs   (needs the npm registry; after npm run build)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packPackages, REPO } from '../scripts/packages.mjs';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
 const version = (name) =>
   JSON.parse(readFileSync(path.join(REPO, 'node_modules', name, 'package.json'), 'utf8')).version;
-const SERVER_PACKAGES = [
-  `zod@${version('zod')}`,
-  `@modelcontextprotocol/sdk@${version('@modelcontextprotocol/sdk')}`,
-];
+const SERVER_PACKAGES = {
+  zod: version('zod'),
+  '@modelcontextprotocol/sdk': version('@modelcontextprotocol/sdk'),
+};
 
 /** Bytes on disk under a folder, files only (symlinks not followed). */
 function bytesUnder(folder) {
@@ -37,10 +37,13 @@ function packagesIn(modules) {
   return sizes;
 }
 
-function install(packages) {
+function install(dependencies, devDependencies = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'toolprep-footprint-'));
-  writeFileSync(path.join(dir, 'package.json'), '{ "name": "server", "private": true, "type": "module" }\n');
-  execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', ...packages], {
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'server', private: true, type: 'module', dependencies, devDependencies }, null, 2)}\n`,
+  );
+  execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: dir,
     stdio: 'ignore',
   });
@@ -48,28 +51,26 @@ function install(packages) {
 }
 
 const packs = mkdtempSync(path.join(tmpdir(), 'toolprep-pack-'));
-const tarball = execFileSync(
-  'npm',
-  ['pack', '--ignore-scripts', '--loglevel=error', '--pack-destination', packs],
-  { cwd: REPO, encoding: 'utf8' },
-)
-  .trim()
-  .split('\n')
-  .at(-1);
-const withToolprep = install([path.join(packs, tarball), ...SERVER_PACKAGES]);
+const tarballs = packPackages(packs);
+const withToolprep = install(
+  { ...SERVER_PACKAGES, toolprep: `file:${tarballs.toolprep}` },
+  { '@toolprep/build': `file:${tarballs['@toolprep/build']}` },
+);
 const without = install(SERVER_PACKAGES);
 try {
   const a = packagesIn(path.join(withToolprep, 'node_modules'));
   const b = packagesIn(path.join(without, 'node_modules'));
   const total = (sizes) => [...sizes.values()].reduce((sum, size) => sum + size, 0);
-  const mb = (bytes) => (bytes / 2 ** 20).toFixed(1);
+  const mb = (bytes) => (bytes / 2 ** 20).toFixed(2);
   const added = [...a].filter(([name]) => !b.has(name)).sort((x, y) => y[1] - x[1]);
-  const rows = added.slice(0, 12).map(([name, size]) => `| ${name} | ${mb(size)} |`);
-  const rest = added.slice(12);
-  if (rest.length > 0) rows.push(`| ${rest.length} more | ${mb(total(new Map(rest)))} |`);
+  const rows = added.map(([name, size]) => `| ${name} | ${mb(size)} |`);
+  const extra = total(a) - total(b);
+  const versions = Object.entries(SERVER_PACKAGES)
+    .map(([name, at]) => `${name}@${at}`)
+    .join(' and ');
   console.log(
     [
-      `A fresh server project, \`npm install --omit=dev\`: ${SERVER_PACKAGES.join(' and ')} alone take **${mb(total(b))} MB** in node_modules; with the packed toolprep, **${mb(total(a))} MB** (+${mb(total(a) - total(b))} MB, ${added.length} packages more).`,
+      `A fresh server project with \`toolprep\` in its dependencies and \`@toolprep/build\` in its development dependencies, \`npm install --omit=dev\`: ${versions} alone take **${mb(total(b))} MB** in node_modules; with toolprep, **${mb(total(a))} MB** (**+${mb(extra)} MB**, ${added.length} package${added.length === 1 ? '' : 's'} more; the aim is at most +1 MB: ${extra <= 2 ** 20 ? 'met' : 'missed'}).`,
       '',
       '| package added by toolprep | MB |',
       '| --- | --- |',

@@ -6,17 +6,15 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { linkPackages, REPO } from '../scripts/packages.mjs';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const repeats = quick ? 3 : 5;
 
 function project(files) {
   const dir = mkdtempSync(path.join(tmpdir(), 'toolprep-loaders-'));
   cpSync(path.join(REPO, 'fixtures/project'), dir, { recursive: true });
-  mkdirSync(path.join(dir, 'node_modules'));
-  symlinkSync(REPO, path.join(dir, 'node_modules/toolprep'));
+  linkPackages(dir);
   symlinkSync(path.join(REPO, 'node_modules/zod'), path.join(dir, 'node_modules/zod'));
   mkdirSync(path.join(dir, 'src/many'), { recursive: true });
   for (let index = 0; index < files; index++) {
@@ -30,7 +28,7 @@ function project(files) {
 
 const LOADERS = {
   esbuild: `
-    const { loadModules } = await import(${JSON.stringify(path.join(REPO, 'dist/src/load/load-modules.js'))});
+    const { loadModules } = await import(${JSON.stringify(path.join(REPO, 'packages/build/dist/src/load/load-modules.js'))});
     const result = await loadModules(root, files, path.join(root, 'node_modules/.cache/toolprep'));
     exportsOf = files.map((file) => result.modules.get(file).exports);`,
   'vite module runner': `
@@ -57,7 +55,7 @@ function runOnce(loader, root, files) {
     let exportsOf;
     ${LOADERS[loader]}
     const elapsed = performance.now() - started;
-    const contracts = exportsOf.flatMap((exports) => Object.values(exports)).filter((value) => value && value[Symbol.for('toolprep.contract')]);
+    const contracts = exportsOf.flatMap((exports) => Object.values(exports)).filter((value) => value?.['~toolprep'] === 'contract');
     console.log(JSON.stringify({ elapsed, contracts: contracts.length }));
     process.exit(0);`;
   const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {

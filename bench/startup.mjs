@@ -19,7 +19,7 @@ for (const [name, contract] of Object.entries(contracts)) {
   server.registerTool(name, { description: contract.description, inputSchema: contract.input.shape }, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
 }
 await server.connect(new StdioServerTransport());`,
-  'prepare-at-startup': `import { prepareToolSet } from 'toolprep/build';
+  'prepare-at-startup': `import { prepareToolSet } from '@toolprep/build';
 import { serveStdio } from 'toolprep/mcp';
 import { createToolRuntime } from 'toolprep/runtime';
 import * as contracts from './src/tools/index.js';
@@ -95,10 +95,14 @@ export async function benchmarkStartup({ counts, repeats }) {
   for (const count of counts) {
     const dir = createContractProject(count);
     try {
-      execFileSync(process.execPath, [path.join(REPO, 'dist/src/cli/main.js'), 'generate', '--quiet'], {
-        cwd: dir,
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
+      execFileSync(
+        process.execPath,
+        [path.join(REPO, 'packages/build/dist/src/cli/main.js'), 'generate', '--quiet'],
+        {
+          cwd: dir,
+          stdio: ['ignore', 'ignore', 'inherit'],
+        },
+      );
       for (const [name, source] of Object.entries(SERVERS))
         writeFileSync(path.join(dir, `${name}.ts`), source);
       await build({

@@ -1,15 +1,27 @@
-// `npm run build`, and the test run's global setup: compiles src/ and plugin/ into dist/ and
-// records a hash of the sources it was built from, so that a test run never uses a stale dist/
-// (the CLI and bundler tests run the built package, as a user's project does).
+// `npm run build`, and the test run's global setup. One set of sources makes two packages
+// (decision 0021): tsc compiles src/ and plugin/ into packages/build/dist/ (`@toolprep/build`:
+// the generator, the bundler plugins and the CLI), then the modules that the entry points of
+// `toolprep` (this folder's package.json) reach are copied into dist/, so that the run-time
+// package holds those and nothing else. A hash of the sources is recorded, so that a test run
+// never uses a stale build (the CLI and bundler tests run the built packages, as a user does).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const STAMP = path.join(REPO, 'dist', '.sources-hash');
-const SOURCES = ['src', 'plugin', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const BUILD_DIST = path.join(REPO, 'packages/build/dist');
+const RUNTIME_DIST = path.join(REPO, 'dist');
+const STAMP = path.join(BUILD_DIST, '.sources-hash');
+const SOURCES = [
+  'src',
+  'plugin',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+  'packages/build/package.json',
+];
 
 function filesUnder(entry) {
   const absolute = path.join(REPO, entry);
@@ -31,23 +43,59 @@ export function sourcesHash() {
   return hash.digest('hex');
 }
 
+// Relative module specifiers of compiled JavaScript and declarations: static imports and
+// re-exports, dynamic imports, and the `import("./x.js").T` types that declarations use.
+const RELATIVE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.\.?\/[^'"]+)['"]/gm;
+
+/** The files of `dist/` (paths relative to it) that `entries` reach by relative imports. */
+export function reachableFiles(distFolder, entries) {
+  const reached = new Set();
+  const visit = (file) => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    const text = readFileSync(path.join(distFolder, file), 'utf8');
+    for (const [, specifier] of text.matchAll(RELATIVE_SPECIFIER)) {
+      const target = path.posix.join(path.posix.dirname(file), specifier);
+      visit(file.endsWith('.d.ts') ? target.replace(/\.js$/, '.d.ts') : target);
+    }
+  };
+  for (const entry of entries) visit(entry);
+  return [...reached].sort();
+}
+
+/** The files each export condition of package.json names under dist/, relative to dist/. */
+export function exportedFiles(packageJson) {
+  const targets = (value) =>
+    typeof value === 'string' ? [value] : Object.values(value ?? {}).flatMap((inner) => targets(inner));
+  return targets(packageJson.exports)
+    .filter((target) => target.startsWith('./dist/'))
+    .map((target) => target.slice('./dist/'.length));
+}
+
 export function build() {
   const hash = sourcesHash();
+  rmSync(BUILD_DIST, { recursive: true, force: true });
   execFileSync(
     process.execPath,
     [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: REPO,
-      stdio: 'inherit',
-    },
+    { cwd: REPO, stdio: 'inherit' },
   );
   writeFileSync(STAMP, `${hash}\n`);
+
+  const runtimePackage = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+  rmSync(RUNTIME_DIST, { recursive: true, force: true });
+  for (const file of reachableFiles(BUILD_DIST, exportedFiles(runtimePackage))) {
+    mkdirSync(path.dirname(path.join(RUNTIME_DIST, file)), { recursive: true });
+    cpSync(path.join(BUILD_DIST, file), path.join(RUNTIME_DIST, file));
+  }
+  writeFileSync(path.join(RUNTIME_DIST, '.sources-hash'), `${hash}\n`);
 }
 
-/** Builds unless dist/ was built from exactly these sources. */
+/** Builds unless both packages were built from exactly these sources. */
 export function ensureBuilt() {
-  const built = existsSync(STAMP) ? readFileSync(STAMP, 'utf8').trim() : undefined;
-  if (built === sourcesHash()) return false;
+  const stamps = [STAMP, path.join(RUNTIME_DIST, '.sources-hash')];
+  const hash = sourcesHash();
+  if (stamps.every((stamp) => existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash)) return false;
   build();
   return true;
 }

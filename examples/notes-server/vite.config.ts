@@ -1,4 +1,4 @@
-import toolprep from 'toolprep/vite';
+import toolprep from '@toolprep/build/vite';
 import { defineConfig } from 'vite';
 
 // The server is built for Node with the toolprep plugin: it regenerates the manifest and

@@ -91,9 +91,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** The version of the installed package, from its own package.json. */
+/** The version of the installed package (@toolprep/build, which holds this command), from its package.json. */
 function toolprepVersion(): string {
-  const packageJson = createRequire(import.meta.url)('../../../package.json') as { version: string };
+  const packageJson = createRequire(import.meta.url)('@toolprep/build/package.json') as { version: string };
   return packageJson.version;
 }
 

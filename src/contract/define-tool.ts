@@ -10,13 +10,17 @@ export function defineTool<
   Params extends ContractSchema | undefined = undefined,
   Output extends ContractSchema | undefined = undefined,
 >(definition: ToolDefinition<Input, Params, Output>): ToolContract<Input, Params, Output> {
-  const contract = { ...definition, [TOOL_CONTRACT_BRAND]: true as const };
+  const contract: ToolDefinition<Input, Params, Output> = { ...definition };
   if (definition.annotations) contract.annotations = Object.freeze({ ...definition.annotations });
   if (definition.meta) contract.meta = Object.freeze({ ...definition.meta });
-  return Object.freeze(contract);
+  // Not enumerable, so that the brand stays out of keys, spreads and JSON.
+  Object.defineProperty(contract, TOOL_CONTRACT_BRAND, { value: 'contract' });
+  return Object.freeze(contract) as ToolContract<Input, Params, Output>;
 }
 
 /** True for a value made by `defineTool`, from this copy of toolprep or another. */
 export function isToolContract(value: unknown): value is ToolContract {
-  return typeof value === 'object' && value !== null && (value as ToolContract)[TOOL_CONTRACT_BRAND] === true;
+  return (
+    typeof value === 'object' && value !== null && (value as ToolContract)[TOOL_CONTRACT_BRAND] === 'contract'
+  );
 }

@@ -38,14 +38,19 @@ export interface ToolDefinition<
   meta?: Record<string, unknown>;
 }
 
-export const TOOL_CONTRACT_BRAND: unique symbol = Symbol.for('toolprep.contract') as never;
+/**
+ * The key that marks a contract. A string, not a symbol: a `unique symbol` type differs between
+ * two copies of these declarations (`toolprep` and `@toolprep/build` each carry one), while a
+ * string key is the same to both, as Standard Schema's `~standard` is.
+ */
+export const TOOL_CONTRACT_BRAND = '~toolprep';
 
-/** A frozen tool contract, recognisable across copies of toolprep by its registered symbol. */
+/** A frozen tool contract, recognisable across copies and versions of toolprep by its brand. */
 export type ToolContract<
   Input extends ContractSchema | undefined = ContractSchema | undefined,
   Params extends ContractSchema | undefined = ContractSchema | undefined,
   Output extends ContractSchema | undefined = ContractSchema | undefined,
-> = Readonly<ToolDefinition<Input, Params, Output>> & { readonly [TOOL_CONTRACT_BRAND]: true };
+> = Readonly<ToolDefinition<Input, Params, Output>> & { readonly [TOOL_CONTRACT_BRAND]: 'contract' };
 
 type InputOf<S> = S extends ContractSchema ? SchemaInput<S> : undefined;
 type ParsedOf<S> = S extends ContractSchema ? SchemaOutput<S> : undefined;

@@ -147,7 +147,7 @@ function environmentKey(root: string, config: ResolvedToolprepConfig, extension:
     versionOf(`${name}/package.json`, path.join(root, 'package.json')),
   ]);
   return canonicalJson({
-    toolprep: [versionOf('toolprep/package.json', import.meta.url), MANIFEST_FORMAT, BUILD_IDENTITY],
+    toolprep: [versionOf('@toolprep/build/package.json', import.meta.url), MANIFEST_FORMAT, BUILD_IDENTITY],
     libraries,
     options,
     extension: extension.digest,

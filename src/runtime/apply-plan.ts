@@ -1,7 +1,7 @@
 import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
 import type { InverseStep } from '../manifest/profiles.js';
 import { caseFolder, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
-import { listAsText, parseJsonText, setOwn, structureKind, tooDeep } from './json-text.js';
+import { listAsText, NOT_JSON, parseJsonText, setOwn, structureKind, tooDeep } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
 /**
@@ -228,7 +228,7 @@ function compileText({ parse, refuse, fold }: PlanNode, steps: Steps): Compiled[
     if (!parse) return text;
     const parsed = parseJsonText(text, walk.path, walk.maxDepth);
     const kind = structureKind(parsed);
-    return parsed !== parseJsonText.NOT_JSON && kind && parse.includes(kind) ? parsed : text;
+    return parsed !== NOT_JSON && kind && parse.includes(kind) ? parsed : text;
   };
 }
 

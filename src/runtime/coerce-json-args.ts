@@ -13,7 +13,7 @@ import {
 import type { InverseStep } from '../manifest/profiles.js';
 import { accepts } from './accepts.js';
 import { foldCase, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
-import { listAsText, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
+import { listAsText, NOT_JSON, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
 export interface CoerceOptions {
@@ -108,7 +108,7 @@ function parseText(value: unknown, kinds: ReadonlySet<StructureKind>, path: Path
   if (typeof value !== 'string' || kinds.size === 0) return value;
   const parsed = parseJsonText(value, path, maxDepth);
   const kind = structureKind(parsed);
-  return parsed !== parseJsonText.NOT_JSON && kind && kinds.has(kind) ? parsed : value;
+  return parsed !== NOT_JSON && kind && kinds.has(kind) ? parsed : value;
 }
 
 function walkUnion(union: unknown, value: unknown, path: Path, context: Walk): unknown {

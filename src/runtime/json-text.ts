@@ -24,7 +24,8 @@ export function tooDeep(path: readonly (string | number)[], maxDepth: number): C
   return new CoercionRefusal(path, `${formatPath(path)} is nested deeper than ${maxDepth} levels`);
 }
 
-const NOT_JSON = Symbol('not JSON');
+/** What `parseJsonText` returns for text that is not JSON. */
+export const NOT_JSON: unique symbol = Symbol('not JSON');
 
 /**
  * Parses JSON text, or returns NOT_JSON. A `__proto__` key is dropped so that it can never reach a
@@ -43,7 +44,6 @@ export function parseJsonText(
     return NOT_JSON;
   }
 }
-parseJsonText.NOT_JSON = NOT_JSON;
 
 function dropProtoKey(key: string, value: unknown): unknown {
   return key === '__proto__' ? undefined : value;

@@ -1,7 +1,7 @@
+import { formatProblem, type PrepareToolOptions, prepareTool, prepareToolSet } from '@toolprep/build';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import { defineTool } from 'toolprep';
-import { formatProblem, type PrepareToolOptions, prepareTool, prepareToolSet } from 'toolprep/build';
 import { createToolRuntime } from 'toolprep/runtime';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';

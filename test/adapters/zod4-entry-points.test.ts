@@ -1,5 +1,5 @@
+import { prepareTool } from '@toolprep/build';
 import { defineTool } from 'toolprep';
-import { prepareTool } from 'toolprep/build';
 import { describe, expect, test, vi } from 'vitest';
 import * as classic from 'zod';
 import * as mini from 'zod/mini';

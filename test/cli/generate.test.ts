@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+import { CLI, copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
 
 const projects: FixtureProject[] = [];
 function project(name: string): FixtureProject {
@@ -197,15 +197,7 @@ describe('toolprep generate and check on the fixture project', () => {
     );
     const result = spawnSync(
       process.execPath,
-      [
-        path.join(REPO, 'dist/src/cli/main.js'),
-        'generate',
-        '--root',
-        fixture.dir,
-        '--config',
-        'custom.config.ts',
-        '--quiet',
-      ],
+      [CLI, 'generate', '--root', fixture.dir, '--config', 'custom.config.ts', '--quiet'],
       {
         cwd: tmpdir(),
         encoding: 'utf8',

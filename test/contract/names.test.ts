@@ -1,5 +1,5 @@
+import { prepareTool, ToolprepError } from '@toolprep/build';
 import { defineTool, isToolContract } from 'toolprep';
-import { prepareTool, ToolprepError } from 'toolprep/build';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 
@@ -14,9 +14,12 @@ describe('defineTool', () => {
     expect(isToolContract({ description: 'Search.', input })).toBe(false);
   });
 
-  test('is recognised across copies of toolprep by a registered symbol', () => {
-    const foreign = { description: 'x', [Symbol.for('toolprep.contract')]: true };
+  test('is recognised across copies of toolprep by its brand, which stays out of keys and spreads', () => {
+    const foreign = { description: 'x', '~toolprep': 'contract' };
     expect(isToolContract(foreign)).toBe(true);
+    const contract = defineTool({ description: 'Search.', input });
+    expect(Object.keys(contract)).toEqual(['description', 'input']);
+    expect(isToolContract({ ...contract })).toBe(false);
   });
 });
 

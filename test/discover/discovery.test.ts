@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generate } from 'toolprep/build';
+import { generate } from '@toolprep/build';
 import { afterEach, describe, expect, test } from 'vitest';
-import { REPO } from '../support/fixture-project.js';
+import { linkPackages, REPO } from '../support/fixture-project.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -14,8 +14,7 @@ afterEach(() => {
 function projectWith(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'toolprep-discovery-'));
   made.push(dir);
-  mkdirSync(path.join(dir, 'node_modules'));
-  symlinkSync(REPO, path.join(dir, 'node_modules/toolprep'));
+  linkPackages(dir);
   symlinkSync(path.join(REPO, 'node_modules/zod'), path.join(dir, 'node_modules/zod'));
   writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
   for (const [file, text] of Object.entries(files)) {

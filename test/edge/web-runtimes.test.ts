@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+import { CLI, copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
 
 /**
  * The web-standard handler for real in workerd (through Miniflare), Deno and Bun: one bundle of a
@@ -38,7 +38,7 @@ let project: FixtureProject;
 let bundle: string;
 beforeAll(async () => {
   project = copyFixture('project');
-  execFileSync(process.execPath, [path.join(REPO, 'dist/src/cli/main.js'), 'generate', '--quiet'], {
+  execFileSync(process.execPath, [CLI, 'generate', '--quiet'], {
     cwd: project.dir,
   });
   project.write('src/worker.ts', WORKER);

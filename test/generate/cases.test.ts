@@ -1,6 +1,6 @@
 import { readdirSync, utimesSync } from 'node:fs';
 import path from 'node:path';
-import { generate } from 'toolprep/build';
+import { generate } from '@toolprep/build';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGeneratorContext } from '../../src/generate/context.js';
 import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';

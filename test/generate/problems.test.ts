@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { formatProblem, type Problem, type ProblemCode, ToolprepError } from 'toolprep/build';
+import { formatProblem, type Problem, type ProblemCode, ToolprepError } from '@toolprep/build';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGeneratorContext } from '../../src/generate/context.js';
 import { describeError } from '../../src/shared/problems.js';

@@ -72,7 +72,7 @@ const WATCHERS: Record<BundlerName, StartWatch> = {
     async () => (await import('rollup')).watch as never,
     async (root, outDir) => {
       const { default: esbuild } = await import('rollup-plugin-esbuild');
-      const { default: toolprep } = await import('toolprep/rollup');
+      const { default: toolprep } = await import('@toolprep/build/rollup');
       return {
         input: path.join(root, ENTRY),
         external: isPackage,
@@ -88,7 +88,7 @@ const WATCHERS: Record<BundlerName, StartWatch> = {
   rolldown: rollupLike(
     async () => (await import('rolldown')).watch as never,
     async (root, outDir) => {
-      const { default: toolprep } = await import('toolprep/rolldown');
+      const { default: toolprep } = await import('@toolprep/build/rolldown');
       return {
         input: path.join(root, ENTRY),
         cwd: root,
@@ -103,7 +103,7 @@ const WATCHERS: Record<BundlerName, StartWatch> = {
   ),
   async vite(root, outDir) {
     const { build } = await import('vite');
-    const { default: toolprep } = await import('toolprep/vite');
+    const { default: toolprep } = await import('@toolprep/build/vite');
     const watcher = (await build({
       root,
       configFile: false,
@@ -121,21 +121,21 @@ const WATCHERS: Record<BundlerName, StartWatch> = {
   },
   async esbuild(root, outDir) {
     const { context } = await import('esbuild');
-    const { default: toolprep } = await import('toolprep/esbuild');
+    const { default: toolprep } = await import('@toolprep/build/esbuild');
     const built = await context(esbuildOptions(root, outDir, toolprep()));
     await built.watch();
     return () => built.dispose();
   },
   async webpack(root, outDir) {
     const { default: webpack } = await import('webpack');
-    const { default: toolprep } = await import('toolprep/webpack');
+    const { default: toolprep } = await import('@toolprep/build/webpack');
     const compiler = webpack(webpackLikeConfig(root, outDir, toolprep(), WEBPACK_TS_LOADER) as never);
     const watching = compiler.watch({ aggregateTimeout: 50 }, () => {});
     return () => new Promise((resolve) => (watching ? watching.close(() => resolve()) : resolve()));
   },
   async rspack(root, outDir) {
     const { rspack } = await import('@rspack/core');
-    const { default: toolprep } = await import('toolprep/rspack');
+    const { default: toolprep } = await import('@toolprep/build/rspack');
     const compiler = rspack(webpackLikeConfig(root, outDir, toolprep(), RSPACK_TS_LOADER) as never);
     const watching = compiler.watch({ aggregateTimeout: 50 }, () => {});
     return () => new Promise((resolve) => (watching ? watching.close(() => resolve()) : resolve()));
@@ -189,7 +189,7 @@ test('Vite dev server: a contract file added and then removed is a tool, then no
   fixture = copyFixture('project');
   const project = fixture;
   const { createServer } = await import('vite');
-  const { default: toolprep } = await import('toolprep/vite');
+  const { default: toolprep } = await import('@toolprep/build/vite');
   const server = await createServer({
     root: project.dir,
     configFile: false,

@@ -35,7 +35,7 @@ async function editStatsAndSettle(): Promise<void> {
 test('Vite dev server: an edited contract regenerates once, and the module is reloaded', async () => {
   fixture = copyFixture('project');
   const { createServer } = await import('vite');
-  const { default: toolprep } = await import('toolprep/vite');
+  const { default: toolprep } = await import('@toolprep/build/vite');
   const logs: string[] = [];
   const record = (message: string) => logs.push(message);
   const server = await createServer({
@@ -99,7 +99,7 @@ test('Rollup watch: an edited contract regenerates once; its own write rebuilds 
   const root = fixture.dir;
   const { watch } = await import('rollup');
   const { default: esbuild } = await import('rollup-plugin-esbuild');
-  const { default: toolprep } = await import('toolprep/rollup');
+  const { default: toolprep } = await import('@toolprep/build/rollup');
   const logs: string[] = [];
   let builds = 0;
   const watcher = watch({

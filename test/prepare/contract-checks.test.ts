@@ -1,5 +1,5 @@
+import { prepareTool } from '@toolprep/build';
 import { defineTool, type ToolAnnotations } from 'toolprep';
-import { prepareTool } from 'toolprep/build';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 

@@ -1,7 +1,7 @@
+import { prepareTool } from '@toolprep/build';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import { defineTool } from 'toolprep';
-import { prepareTool } from 'toolprep/build';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';

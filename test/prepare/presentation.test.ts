@@ -1,5 +1,5 @@
+import { formatProblem, type PrepareToolOptions, prepareTool } from '@toolprep/build';
 import { defineTool } from 'toolprep';
-import { formatProblem, type PrepareToolOptions, prepareTool } from 'toolprep/build';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import * as zm from 'zod/mini';

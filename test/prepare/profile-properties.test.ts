@@ -1,7 +1,7 @@
+import { type JsonSchema, prepareTool, ToolprepError } from '@toolprep/build';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { coerceJsonArgs, defineTool } from 'toolprep';
-import { type JsonSchema, prepareTool, ToolprepError } from 'toolprep/build';
 import { applyPlan } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
 import type { z } from 'zod';

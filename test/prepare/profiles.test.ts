@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { prepareTool } from '@toolprep/build';
 import { coerceJsonArgs, defineTool } from 'toolprep';
-import { prepareTool } from 'toolprep/build';
 import { applyPlan } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
+import { prepareTool } from '@toolprep/build';
 import fc from 'fast-check';
 import { defineTool } from 'toolprep';
-import { prepareTool } from 'toolprep/build';
 import { describe, expect, test } from 'vitest';
 import { compileSchema } from '../support/ajv.js';
 import { PROPERTY_TIMEOUT, propertyRuns } from '../support/property-runs.js';

@@ -1,5 +1,5 @@
+import { type PrepareToolOptions, prepareTool, prepareToolSet } from '@toolprep/build';
 import { defineTool, type ToolContract } from 'toolprep';
-import { type PrepareToolOptions, prepareTool, prepareToolSet } from 'toolprep/build';
 import {
   createToolRuntime,
   type ToolHandler,

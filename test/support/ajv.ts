@@ -1,6 +1,6 @@
+import type { JsonSchema } from '@toolprep/build';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { JsonSchema } from 'toolprep/build';
 
 // Formats and unknown keywords are annotations to a model; the property is about structure.
 const draft2020 = new Ajv2020({ strict: false, validateFormats: false });

@@ -103,7 +103,7 @@ export const RSPACK_TS_LOADER = {
 export const bundlers: Record<BundlerName, Build> = {
   async vite(root, outDir, options) {
     const { build } = await import('vite');
-    const { default: toolprep } = await import('toolprep/vite');
+    const { default: toolprep } = await import('@toolprep/build/vite');
     await build({
       root,
       configFile: false,
@@ -121,7 +121,7 @@ export const bundlers: Record<BundlerName, Build> = {
   async rollup(root, outDir, options) {
     const { rollup } = await import('rollup');
     const { default: esbuild } = await import('rollup-plugin-esbuild');
-    const { default: toolprep } = await import('toolprep/rollup');
+    const { default: toolprep } = await import('@toolprep/build/rollup');
     // Rollup has no root of its own: the plugin is told, as a user running it elsewhere would.
     const bundle = await rollup({
       input: path.join(root, ENTRY),
@@ -134,7 +134,7 @@ export const bundlers: Record<BundlerName, Build> = {
   },
   async rolldown(root, outDir, options) {
     const { rolldown } = await import('rolldown');
-    const { default: toolprep } = await import('toolprep/rolldown');
+    const { default: toolprep } = await import('@toolprep/build/rolldown');
     const bundle = await rolldown({
       input: path.join(root, ENTRY),
       cwd: root,
@@ -149,19 +149,19 @@ export const bundlers: Record<BundlerName, Build> = {
   },
   async esbuild(root, outDir, options) {
     const { build } = await import('esbuild');
-    const { default: toolprep } = await import('toolprep/esbuild');
+    const { default: toolprep } = await import('@toolprep/build/esbuild');
     await build(esbuildOptions(root, outDir, toolprep(options)));
   },
   async webpack(root, outDir, options) {
     const { default: webpack } = await import('webpack');
-    const { default: toolprep } = await import('toolprep/webpack');
+    const { default: toolprep } = await import('@toolprep/build/webpack');
     await runCompiler(
       webpack(webpackLikeConfig(root, outDir, toolprep(options), WEBPACK_TS_LOADER) as never) as never,
     );
   },
   async rspack(root, outDir, options) {
     const { rspack } = await import('@rspack/core');
-    const { default: toolprep } = await import('toolprep/rspack');
+    const { default: toolprep } = await import('@toolprep/build/rspack');
     await runCompiler(
       rspack(webpackLikeConfig(root, outDir, toolprep(options), RSPACK_TS_LOADER) as never) as never,
     );

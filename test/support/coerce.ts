@@ -1,5 +1,5 @@
+import { prepareTool } from '@toolprep/build';
 import { coerceJsonArgs, defineTool } from 'toolprep';
-import { prepareTool } from 'toolprep/build';
 import { applyPlan, type Plan } from 'toolprep/runtime';
 import { expect } from 'vitest';
 import { builderOf } from '../../src/adapters/builders.js';

@@ -1,11 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-export const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = path.join(REPO, 'dist/src/cli/main.js');
+import { BUILD_PACKAGE, linkPackages, REPO } from '../../scripts/packages.mjs';
+
+export { BUILD_PACKAGE, linkPackages, REPO };
+/** The built `toolprep` command, from `@toolprep/build`; `REPO` itself is the built `toolprep`. */
+export const CLI = path.join(BUILD_PACKAGE, 'dist/src/cli/main.js');
 
 export interface FixtureProject {
   readonly dir: string;
@@ -17,16 +19,15 @@ export interface FixtureProject {
 }
 
 /**
- * Copies a fixture folder to a fresh temporary project whose node_modules link toolprep (this
- * repository, built) and zod, so that the CLI runs on it exactly as on a user's project. `zod` names
- * the copy of this repository's node_modules the project gets as its `zod` (`zod3` for zod 3.23.8,
- * `zod325` for zod 3.25).
+ * Copies a fixture folder to a fresh temporary project whose node_modules link both packages (this
+ * repository, built) and zod, so that the CLI runs on it exactly as on a user's project. `zod`
+ * names the copy of this repository's node_modules the project gets as its `zod` (`zod3` for zod
+ * 3.23.8, `zod325` for zod 3.25).
  */
 export function copyFixture(name: string, { zod = 'zod' }: { zod?: string } = {}): FixtureProject {
   const dir = mkdtempSync(path.join(tmpdir(), `toolprep-${name.replaceAll('/', '-')}-`));
   cpSync(path.join(REPO, 'fixtures', name), dir, { recursive: true });
-  mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-  symlinkSync(REPO, path.join(dir, 'node_modules/toolprep'), 'dir');
+  linkPackages(dir);
   symlinkSync(path.join(REPO, 'node_modules', zod), path.join(dir, 'node_modules/zod'), 'dir');
   return {
     dir,

@@ -1,4 +1,4 @@
-import type { JsonSchema } from 'toolprep/build';
+import type { JsonSchema } from '@toolprep/build';
 import type { ProfileName } from '../../src/manifest/profiles.js';
 
 /**

@@ -1,8 +1,8 @@
+import { prepareToolSet } from '@toolprep/build';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { defineTool } from 'toolprep';
 import { aiTools } from 'toolprep/ai';
-import { prepareToolSet } from 'toolprep/build';
 import { createToolRuntime } from 'toolprep/runtime';
 import { expect, test } from 'vitest';
 import { z } from 'zod';

@@ -64,7 +64,7 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { defineTool } from 'toolprep';
 import { aiTools } from 'toolprep/ai';
-import { prepareToolSet } from 'toolprep/build';
+import { prepareToolSet } from '@toolprep/build';
 import { createToolRuntime } from 'toolprep/runtime';
 import { z } from 'zod';
 import { scriptedModel, toolOutputShown } from '${pathToFileURL(path.join(REPO, 'test/support/scripted-model.mjs')).href}';

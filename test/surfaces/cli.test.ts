@@ -1,5 +1,5 @@
+import { prepareToolSet } from '@toolprep/build';
 import { defineTool } from 'toolprep';
-import { prepareToolSet } from 'toolprep/build';
 import { runToolCli } from 'toolprep/cli';
 import { createToolRuntime } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { prepareToolSet } from '@toolprep/build';
 import { defineTool } from 'toolprep';
-import { prepareToolSet } from 'toolprep/build';
 import { type McpHttpOptions, serveHttp } from 'toolprep/mcp';
 import { createToolRuntime } from 'toolprep/runtime';
 import { expect, test } from 'vitest';

@@ -7,13 +7,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { prepareToolSet } from '@toolprep/build';
 import { defineTool } from 'toolprep';
-import { prepareToolSet } from 'toolprep/build';
 import { createMcpServer } from 'toolprep/mcp';
 import { createToolRuntime } from 'toolprep/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { REPO } from '../support/fixture-project.js';
+import { CLI, REPO } from '../support/fixture-project.js';
 import { createModuleRecorder } from '../support/record-modules.js';
 
 const EXAMPLE = path.join(REPO, 'examples/notes-server');
@@ -35,11 +35,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(notes, { recursive: true, force: true }));
 
 test('the example’s committed manifest and module are current', () => {
-  const check = spawnSync(
-    process.execPath,
-    [path.join(REPO, 'dist/src/cli/main.js'), 'check', '--root', EXAMPLE],
-    { encoding: 'utf8' },
-  );
+  const check = spawnSync(process.execPath, [CLI, 'check', '--root', EXAMPLE], { encoding: 'utf8' });
   expect(check.stdout + check.stderr).toContain('the committed tool surface is current');
   expect(check.status).toBe(0);
 });

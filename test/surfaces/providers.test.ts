@@ -2,11 +2,11 @@ import Anthropic from '@anthropic-ai/sdk';
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import { GoogleGenAI } from '@google/genai';
 import { Agent, run, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
+import { type JsonSchema, prepareToolSet } from '@toolprep/build';
 import OpenAI from 'openai';
 import { toStrictJsonSchema } from 'openai/lib/transform';
 import { defineTool } from 'toolprep';
 import { anthropicTools, runAnthropicToolUse } from 'toolprep/anthropic';
-import { type JsonSchema, prepareToolSet } from 'toolprep/build';
 import { geminiTools, runGeminiFunctionCall } from 'toolprep/gemini';
 import {
   openaiChatTools,
