@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^@toolprep\/build$/, replacement: fromRoot('./src/build.ts') },
       { find: /^toolprep\/mcp$/, replacement: fromRoot('./src/surfaces/mcp.ts') },
       { find: /^toolprep\/mcp\/web$/, replacement: fromRoot('./src/surfaces/mcp-web.ts') },
+      { find: /^toolprep\/mcp\/server$/, replacement: fromRoot('./src/surfaces/mcp-server.ts') },
       { find: /^toolprep\/cli$/, replacement: fromRoot('./src/surfaces/cli.ts') },
       { find: /^toolprep\/ai$/, replacement: fromRoot('./src/surfaces/ai.ts') },
       { find: /^toolprep\/openai$/, replacement: fromRoot('./src/surfaces/openai.ts') },

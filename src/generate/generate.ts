@@ -5,6 +5,7 @@ import { emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
 import type { GeneratedFile } from '../emit/write-files.js';
 import { loadModules } from '../load/load-modules.js';
+import { captureProjectHandshake } from '../load/mcp-handshake.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { prepareExtension } from '../prepare/extension.js';
 import type { Problem } from '../shared/problems.js';
@@ -166,6 +167,19 @@ export async function generateProject(
   };
   const contractFiles = [...refsByFile.keys()];
   if (problems.length > 0) return { files: [], contractFiles, problems, warnings, stats };
+  const capture = await captureProjectHandshake(
+    root,
+    options.cache === false ? undefined : cacheDir,
+    state.handshake,
+  );
+  state.handshake = capture.memo;
+  if ('failure' in capture)
+    warnings.push({
+      severity: 'warning',
+      code: 'handshake-not-captured',
+      message: `the MCP SDK's first answers could not be captured: ${capture.failure}`,
+      hint: 'a server then loads the SDK before it answers initialize; check that @modelcontextprotocol/sdk and toolprep are installed together',
+    });
   const { manifest, text: manifestText } = emitManifest(found, extension.keys, state.manifestEntries);
   const moduleText = emitModule(
     found,
@@ -174,6 +188,7 @@ export async function generateProject(
       importExtension: config.importExtension,
       extensionKeys: extension.keys,
       extensionLibrary: extension.library?.name,
+      ...('handshake' in capture && capture.handshake ? { handshake: capture.handshake } : {}),
     },
     state.moduleTexts,
   );

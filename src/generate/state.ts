@@ -2,6 +2,7 @@ import type { DiscoveryMemo } from '../discover/find-contracts.js';
 import type { ManifestEntries } from '../emit/manifest.js';
 import type { ModuleTexts } from '../emit/module.js';
 import type { WriteMemo } from '../emit/write-files.js';
+import type { HandshakeMemo } from '../load/mcp-handshake.js';
 import type { PreparedExtension } from '../prepare/extension.js';
 import { canonicalJson } from '../shared/canonical-json.js';
 import { GenerationalMemo } from '../shared/generational-memo.js';
@@ -25,6 +26,8 @@ export interface GeneratorState {
   readonly written: WriteMemo;
   readonly manifestEntries: ManifestEntries;
   readonly moduleTexts: ModuleTexts;
+  /** What the project's MCP SDK answered first, by the files and versions it came from. */
+  handshake?: HandshakeMemo;
 }
 
 export function createGeneratorState(): GeneratorState {
@@ -65,5 +68,6 @@ export function stateEntries(state: GeneratorState): Record<string, number> {
     written: state.written.size,
     manifestEntries: state.manifestEntries.size,
     moduleTexts: state.moduleTexts.size,
+    handshake: state.handshake ? 1 : 0,
   };
 }

@@ -17,7 +17,32 @@ export interface PreparedToolSet {
   readonly load: { readonly [name: string]: () => unknown };
   /** One per schema library the contracts and the extension keys use: `zod4` from `toolprep/runtime/zod4`. */
   readonly adapters: readonly RuntimeAdapter[];
+  /** What the project's MCP SDK answers first, captured at build time; absent without the SDK. */
+  readonly handshake?: PreparedHandshake;
 }
+
+/**
+ * What the MCP SDK's server, as `toolprep/mcp` makes it, answers to `initialize` and `ping`:
+ * captured at build time by running it, so that a server can answer the first requests with these
+ * bytes before it loads the SDK. Each answer is one JSON-RPC message as the SDK writes it, with
+ * the `HANDSHAKE_PLACEHOLDERS` (as JSON strings) where the request's id and the server's name and
+ * version go.
+ */
+export interface PreparedHandshake {
+  /**
+   * The answer to `initialize`, by the protocol version the client asks for: one per version the
+   * SDK supports, and `*` for any other (the SDK then answers with its latest).
+   */
+  readonly initialize: { readonly [protocolVersion: string]: string };
+  readonly ping: string;
+}
+
+/** What a captured answer holds in place of the id, name and version: strings none of them could be. */
+export const HANDSHAKE_PLACEHOLDERS = {
+  id: '\u0000id',
+  name: '\u0000name',
+  version: '\u0000version',
+} as const;
 
 /**
  * A schema library at run time, as small as it can be: what the runner needs of a loaded contract.

@@ -5,7 +5,8 @@ import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';
-import type { PreparedToolSet, RuntimeAdapter } from '../manifest/tool-set.js';
+import type { PreparedHandshake, PreparedToolSet, RuntimeAdapter } from '../manifest/tool-set.js';
+import { isRecord } from '../shared/is-record.js';
 import { type AcceptsAt, applyPlan } from './apply-plan.js';
 import { CoercionRefusal, formatPath, setOwn } from './json-text.js';
 
@@ -84,6 +85,8 @@ export interface ToolRuntime {
    * also runs the inverse steps that undo how that provider's models answer.
    */
   call(name: string, args: unknown, context?: unknown, options?: CallOptions): Promise<CallResult>;
+  /** What the MCP SDK answers first, captured at build time (see `PreparedHandshake`). */
+  readonly handshake?: PreparedHandshake;
 }
 
 export interface CallOptions {
@@ -134,6 +137,7 @@ export function createToolRuntime<ExtensionValues>(
 
   return {
     list: () => tools,
+    ...(toolSet.handshake ? { handshake: toolSet.handshake } : {}),
     async call(name, args, context, { profile } = {}) {
       const started = performance.now();
       let handlerContext = context;
@@ -312,8 +316,4 @@ function split(
     setOwn(keys.includes(key) ? picked : rest, key, record[key]);
   }
   return { picked, rest };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -10,6 +10,7 @@ export type ProblemCode =
   | 'load-threw'
   | 'not-a-contract-when-loaded'
   | 'unnamed-contract'
+  | 'handshake-not-captured'
   // prepare: the contract
   | 'not-a-contract'
   | 'no-name'

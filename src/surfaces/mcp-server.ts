@@ -1,102 +1,28 @@
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  type JSONRPCMessage,
   ListToolsRequestSchema,
-  type ListToolsResult,
   McpError,
-  type Tool,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import type { PreparedTool } from '../manifest/prepared-tool.js';
+import { HANDSHAKE_PLACEHOLDERS, type PreparedHandshake } from '../manifest/tool-set.js';
 import { isToolContent } from '../runtime/index.js';
 import type { ToolRuntime } from '../runtime/runner.js';
+import { type AttachToolsOptions, type McpServerInfo, pageOf, servingOf, startOf } from './mcp-prepared.js';
+
+export type { AttachToolsOptions, McpServerInfo } from './mcp-prepared.js';
 
 /**
- * The MCP server over the prepared tools, with no transport: Node's (stdio, HTTP) are in mcp.ts,
- * the web-standard one in mcp-web.ts. It imports nothing of Node, so that it runs on edge runtimes.
+ * The MCP server over the prepared tools, with the SDK: `toolprep/mcp/server`. The serving helpers
+ * (`toolprep/mcp`, `toolprep/mcp/web`) load it when a request needs the SDK; it imports nothing of
+ * Node, so that it runs on edge runtimes.
  */
-
-export interface McpServerInfo {
-  readonly name: string;
-  readonly version: string;
-}
-
-export interface AttachToolsOptions {
-  /** Tools per `tools/list` page; longer lists are paged with a cursor. Default 200. */
-  readonly pageSize?: number;
-}
-
-/**
- * What serving a runtime needs, derived once per runtime (not per server: the stateless HTTP
- * pattern makes a server per request): the `tools/list` entries, which tools declare an output, and
- * each page built so far.
- */
-interface Serving {
-  readonly tools: readonly Tool[];
-  readonly outputs: ReadonlySet<string>;
-  readonly pages: Map<string, ListToolsResult>;
-}
-
-const servings = new WeakMap<ToolRuntime, Serving>();
-
-function servingOf(runtime: ToolRuntime): Serving {
-  let serving = servings.get(runtime);
-  if (!serving) {
-    const prepared = runtime.list();
-    serving = {
-      tools: Object.freeze(prepared.map(toListedTool)),
-      outputs: new Set(prepared.filter((tool) => tool.outputSchema).map((tool) => tool.name)),
-      pages: new Map(),
-    };
-    servings.set(runtime, serving);
-  }
-  return serving;
-}
-
-function toListedTool(tool: PreparedTool): Tool {
-  return Object.freeze({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema.mcp as Tool['inputSchema'],
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations } : {}),
-    ...(tool.meta ? { _meta: tool.meta } : {}),
-  });
-}
-
-/** The JSON text of each page, made once: the stdio transport writes it as it is. */
-export const pageTexts = new WeakMap<object, string>();
-
-function pageOf(serving: Serving, pageSize: number, start: number): ListToolsResult {
-  const key = `${pageSize}:${start}`;
-  let page = serving.pages.get(key);
-  if (!page) {
-    const end = start + pageSize;
-    page = Object.freeze({
-      tools: serving.tools.slice(start, end),
-      ...(end < serving.tools.length ? { nextCursor: cursorOf(end) } : {}),
-    });
-    pageTexts.set(page, JSON.stringify(page));
-    serving.pages.set(key, page);
-  }
-  return page;
-}
-
-/** A page's cursor: its start, as base64url (btoa, which every runtime has). */
-function cursorOf(start: number): string {
-  return btoa(String(start)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-}
-
-function startOf(cursor: string): number {
-  try {
-    return Number.parseInt(atob(cursor.replace(/-/g, '+').replace(/_/g, '/')), 10);
-  } catch {
-    return Number.NaN;
-  }
-}
 
 /**
  * Serves the runtime's tools on a low-level MCP `Server` the caller already has (with its own
@@ -110,8 +36,8 @@ export function attachTools(server: Server, runtime: ToolRuntime, options: Attac
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     const cursor = request.params?.cursor;
-    const start = cursor === undefined ? 0 : startOf(cursor);
-    if (!Number.isInteger(start) || start < 0 || start > serving.tools.length) {
+    const start = startOf(serving, cursor);
+    if (start === undefined) {
       throw new McpError(
         ErrorCode.InvalidParams,
         `Invalid cursor "${cursor}": pass the nextCursor of the previous page`,
@@ -174,70 +100,41 @@ export function createMcpServer(
   );
 }
 
-export interface McpHttpOptions extends AttachToolsOptions {
-  /**
-   * The `Host` names (or `name:port`) requests may carry. Default: loopback only (`localhost`,
-   * `127.0.0.1`, `[::1]`, any port), as the MCP specification asks of a local server against DNS
-   * rebinding. Name your public host names when the server is reached through them.
-   */
-  readonly allowedHosts?: readonly string[];
-  /** The `Origin`s (`https://app.example.com`) a browser request may come from. Default: loopback. */
-  readonly allowedOrigins?: readonly string[];
-  /**
-   * How answers are sent: `json`, `sse` (a stream, which carries the notifications a handler sends
-   * while it runs: progress, logging), or `auto` (the default): a stream when the request asks for
-   * progress (`_meta.progressToken`), JSON otherwise.
-   */
-  readonly responses?: 'auto' | 'json' | 'sse';
-  /**
-   * The server each request is answered by, for a server with more than tools (resources,
-   * prompts, logging, completions): made per request, with the tools attached (`attachTools`).
-   * Default: `createMcpServer(runtime, info, options)`.
-   */
-  readonly server?: () => Server;
-}
-
-/** Whether a request's answer goes as a stream (see `McpHttpOptions.responses`). */
-export function answersByStream(body: unknown, responses: McpHttpOptions['responses'] = 'auto'): boolean {
-  if (responses !== 'auto') return responses === 'sse';
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => {
-    const meta = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
-    return meta?.progressToken !== undefined;
+/**
+ * What a server `createMcpServer` makes answers to `initialize`, for each protocol version the SDK
+ * supports and for one it does not, and to `ping`: run here, against the SDK itself, with
+ * placeholders for the id, the name and the version. `@toolprep/build` calls it at build time
+ * with the project's SDK and writes the answers into the generated module.
+ */
+export async function captureHandshake(): Promise<PreparedHandshake> {
+  const { id, name, version } = HANDSHAKE_PLACEHOLDERS;
+  const server = createMcpServer({ list: () => [], call: async () => ({ ok: true, value: null }) } as never, {
+    name,
+    version,
   });
-}
-
-const LOOPBACK: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
-
-/** Why a request's `Host` or `Origin` is refused, or nothing when both are allowed. */
-export function refusedOrigin(
-  headers: { readonly host?: string; readonly origin?: string },
-  options: McpHttpOptions,
-): string | undefined {
-  const host = (headers.host ?? '').toLowerCase();
-  const hostname = host.replace(/:\d+$/, '');
-  const hosts = options.allowedHosts?.map((name) => name.toLowerCase()) ?? LOOPBACK;
-  if (!hosts.includes(host) && !hosts.includes(hostname))
-    return `host "${host}" is not allowed (allowedHosts: ${hosts.join(', ')})`;
-  const { origin } = headers;
-  if (origin === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return `origin "${origin}" is not a URL`;
-  }
-  const allowed = options.allowedOrigins
-    ? options.allowedOrigins.includes(url.origin)
-    : LOOPBACK.includes(url.hostname.toLowerCase());
-  return allowed ? undefined : `origin "${origin}" is not allowed (allowedOrigins)`;
-}
-
-/** The JSON-RPC error body of a refused request. */
-export function forbiddenBody(refused: string): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    error: { code: -32000, message: `Forbidden: ${refused}` },
-    id: null,
-  });
+  const [client, serverSide] = InMemoryTransport.createLinkedPair();
+  const answers: JSONRPCMessage[] = [];
+  client.onmessage = (message) => {
+    answers.push(message);
+  };
+  await server.connect(serverSide);
+  await client.start();
+  const ask = async (method: string, params?: Record<string, unknown>): Promise<string> => {
+    answers.length = 0;
+    await client.send({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
+    for (let turns = 0; answers.length === 0 && turns < 100; turns++)
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    if (answers.length !== 1) throw new Error(`the MCP SDK did not answer ${method} once`);
+    return JSON.stringify(answers[0]);
+  };
+  const initialize = (protocolVersion: string) =>
+    ask('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'toolprep', version: '0' } });
+  const answered: Record<string, string> = {};
+  for (const protocolVersion of SUPPORTED_PROTOCOL_VERSIONS)
+    answered[protocolVersion] = await initialize(protocolVersion);
+  // A version the SDK does not know: it answers with its latest.
+  answered['*'] = await initialize('0000-00-00');
+  const ping = await ask('ping');
+  await server.close();
+  return { initialize: answered, ping };
 }

@@ -2,25 +2,50 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListResourcesRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  ElicitResultSchema,
+  ListResourcesRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { prepareToolSet } from '@toolprep/build';
 import { defineTool } from 'toolprep';
-import { attachTools, type McpHttpOptions, serveHttp } from 'toolprep/mcp';
+import { type McpHttpOptions, serveHttp } from 'toolprep/mcp';
+import { attachTools, captureHandshake } from 'toolprep/mcp/server';
+import { createMcpFetchHandler } from 'toolprep/mcp/web';
 import { createToolRuntime } from 'toolprep/runtime';
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 
 /**
  * Over HTTP, a handler's notifications reach the client: a request that asks for progress is
- * answered by a stream; and the HTTP helpers serve the user's own server, with more than tools.
+ * answered by a stream; with sessions, a handler can ask the client something and wait; and the
+ * HTTP helpers serve the user's own server, with more than tools. The tools carry the handshake
+ * a build captures, so `initialize` and `tools/list` come from the prepared bytes where they can.
  */
 type Extra = {
   sendNotification(notification: object): Promise<void>;
+  sendRequest(request: object, schema: typeof ElicitResultSchema): Promise<{ content?: { pick?: string } }>;
   _meta?: { progressToken?: string | number };
 };
 const count = defineTool({ description: 'Count to three.', input: z.object({}) });
-const runtime = createToolRuntime(prepareToolSet({ count }), {
+const choose = defineTool({ description: 'Ask the user which note.', input: z.object({}) });
+const tools = { ...prepareToolSet({ count, choose }), handshake: await captureHandshake() };
+const runtime = createToolRuntime(tools, {
   handlers: {
+    choose: async (_args: unknown, context: unknown) => {
+      const answer = await (context as Extra).sendRequest(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: 'Which note?',
+            requestedSchema: { type: 'object', properties: { pick: { type: 'string' } } },
+          },
+        },
+        ElicitResultSchema,
+      );
+      return `picked ${answer.content?.pick}`;
+    },
     count: async (_args: unknown, context: unknown) => {
       const { sendNotification, _meta } = context as Extra;
       for (let step = 1; step <= 3; step++)
@@ -34,16 +59,28 @@ const runtime = createToolRuntime(prepareToolSet({ count }), {
   },
 });
 
+/** The official client, with elicitation, over Node's HTTP helper with these options. */
 async function withClient(options: McpHttpOptions, use: (client: Client) => Promise<void>): Promise<void> {
   const server = await serveHttp(runtime, { name: 'test', version: '1.0.0' }, 0, options);
   const { port } = server.address() as AddressInfo;
-  const client = new Client({ name: 'test', version: '1.0.0' });
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    await connected(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)), use);
+  } finally {
+    server.close();
+  }
+}
+
+async function connected(transport: StreamableHTTPClientTransport, use: (client: Client) => Promise<void>) {
+  const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({
+    action: 'accept',
+    content: { pick: 'b.md' },
+  }));
+  try {
+    await client.connect(transport);
     await use(client);
   } finally {
     await client.close();
-    server.close();
   }
 }
 
@@ -71,7 +108,68 @@ test("the user's own server, with resources beside the tools, through the same h
   };
   await withClient({ server: own }, async (client) => {
     expect((await client.listResources()).resources).toEqual([{ uri: 'file:///notes/a.md', name: 'a.md' }]);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['count']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['count', 'choose']);
     expect(client.getServerVersion()?.name).toBe('own');
+  });
+});
+
+describe('with sessions', () => {
+  test('Node: a handler asks the client something and gets its answer', async () => {
+    await withClient({ sessions: true }, async (client) => {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['count', 'choose']);
+      const result = await client.callTool({ name: 'choose', arguments: {} });
+      expect(result.content).toEqual([{ type: 'text', text: 'picked b.md' }]);
+    });
+  });
+
+  test('web-standard: the same, with progress, and the session ended by the client', async () => {
+    const handle = createMcpFetchHandler(runtime, { name: 'web', version: '1.0.0' }, { sessions: true });
+    const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+      fetch: (url, init) => handle(new Request(url, init)),
+    });
+    await connected(transport, async (client) => {
+      expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await client.callTool({ name: 'choose', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'picked b.md' },
+      ]);
+      const progress: number[] = [];
+      await client.callTool({ name: 'count', arguments: {} }, undefined, {
+        onprogress: ({ progress: step }) => progress.push(step),
+      });
+      expect(progress).toEqual([1, 2, 3]);
+      const session = transport.sessionId as string;
+      await transport.terminateSession();
+      const afterwards = await handle(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-session-id': session,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+        }),
+      );
+      expect(afterwards.status).toBe(404);
+    });
+  });
+
+  test('a request that names no session, and is no initialize, is refused with 400', async () => {
+    const handle = createMcpFetchHandler(runtime, { name: 'web', version: '1.0.0' }, { sessions: true });
+    const response = await handle(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      }),
+    );
+    expect({ status: response.status, body: await response.json() }).toEqual({
+      status: 400,
+      body: {
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+        id: null,
+      },
+    });
   });
 });

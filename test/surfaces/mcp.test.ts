@@ -9,7 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { prepareToolSet } from '@toolprep/build';
 import { defineTool } from 'toolprep';
-import { createMcpServer } from 'toolprep/mcp';
+import { createMcpServer } from 'toolprep/mcp/server';
 import { createToolRuntime } from 'toolprep/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -154,10 +154,12 @@ describe('the built example server', () => {
       timeout: 20_000,
     });
     const lines = run.stdout.trim().split('\n');
+    // The SDK's own order: result, then jsonrpc, then id.
     const listed = (id: number) => {
-      const prefix = `{"jsonrpc":"2.0","id":${id},"result":`;
-      const line = lines.find((candidate) => candidate.startsWith(prefix)) ?? '';
-      return line.slice(prefix.length, -1);
+      const [prefix, suffix] = ['{"result":', `,"jsonrpc":"2.0","id":${id}}`];
+      const line =
+        lines.find((candidate) => candidate.startsWith(prefix) && candidate.endsWith(suffix)) ?? '';
+      return line.slice(prefix.length, -suffix.length);
     };
     const expected = JSON.stringify({
       tools: manifest().tools.map((tool: Record<string, unknown> & { inputSchema: { mcp: unknown } }) => ({
@@ -172,7 +174,7 @@ describe('the built example server', () => {
     expect(listed(3)).toBe(expected);
   });
 
-  test('starting and answering tools/list loads no contract module and no toolprep build code', async () => {
+  test('until tools/list is answered, nothing of the SDK, of Zod, of a contract or of toolprep’s build is loaded', async () => {
     const recorder = createModuleRecorder(notes);
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(
@@ -184,7 +186,11 @@ describe('the built example server', () => {
     );
     try {
       await client.listTools();
-      const resolved = recorder.resolved();
+      // The client's first request (id 0) is initialize, its second (id 1) tools/list.
+      const resolved = recorder.resolvedBeforeAnswer(1);
+      expect(resolved.filter((url) => /@modelcontextprotocol\/sdk|\/node_modules\/zod\//.test(url))).toEqual(
+        [],
+      );
       const added = resolved
         .filter((url) => url.includes(`${REPO}dist/`))
         .map((url) => url.slice(url.indexOf('/dist/') + 1));
@@ -195,7 +201,9 @@ describe('the built example server', () => {
       expect(new Set(added)).toEqual(
         new Set([
           'dist/src/surfaces/mcp.js',
-          'dist/src/surfaces/mcp-server.js',
+          'dist/src/surfaces/mcp-prepared.js',
+          'dist/src/shared/is-record.js',
+          'dist/src/manifest/tool-set.js',
           'dist/src/runtime/index.js',
           'dist/src/runtime/apply-plan.js',
           'dist/src/runtime/inverse.js',
@@ -212,7 +220,9 @@ describe('the built example server', () => {
         ]),
       );
       await client.callTool({ name: 'list_notes', arguments: {} });
-      expect(recorder.resolved().join('\n')).toContain('/dist/assets/organise-');
+      const afterCall = recorder.resolved().join('\n');
+      expect(afterCall).toContain('/dist/assets/organise-');
+      expect(afterCall).toContain('@modelcontextprotocol/sdk/dist/esm/server/index.js');
     } finally {
       await client.close();
     }

@@ -9,7 +9,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { audio, content, defineTool, image, resource, resourceLink } from 'toolprep';
 import { aiTools } from 'toolprep/ai';
 import { runToolCli } from 'toolprep/cli';
-import { createMcpServer } from 'toolprep/mcp';
+import { createMcpServer } from 'toolprep/mcp/server';
 import { createToolRuntime } from 'toolprep/runtime';
 import { expect, test } from 'vitest';
 import { z } from 'zod';

@@ -29,6 +29,8 @@ export const tools: PreparedToolSet = {
     write_note: () => import('./tools/notes.js').then((module) => module.writeNote),
   },
   adapters: [zod4],
+  // What the MCP SDK answers first (captured at build time): served before the SDK loads.
+  handshake: {"initialize":{"2025-11-25":"{\"result\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"\\u0000name\",\"version\":\"\\u0000version\"}},\"jsonrpc\":\"2.0\",\"id\":\"\\u0000id\"}","2025-06-18":"{\"result\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"\\u0000name\",\"version\":\"\\u0000version\"}},\"jsonrpc\":\"2.0\",\"id\":\"\\u0000id\"}","2025-03-26":"{\"result\":{\"protocolVersion\":\"2025-03-26\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"\\u0000name\",\"version\":\"\\u0000version\"}},\"jsonrpc\":\"2.0\",\"id\":\"\\u0000id\"}","2024-11-05":"{\"result\":{\"protocolVersion\":\"2024-11-05\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"\\u0000name\",\"version\":\"\\u0000version\"}},\"jsonrpc\":\"2.0\",\"id\":\"\\u0000id\"}","2024-10-07":"{\"result\":{\"protocolVersion\":\"2024-10-07\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"\\u0000name\",\"version\":\"\\u0000version\"}},\"jsonrpc\":\"2.0\",\"id\":\"\\u0000id\"}","*":"{\"result\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"\\u0000name\",\"version\":\"\\u0000version\"}},\"jsonrpc\":\"2.0\",\"id\":\"\\u0000id\"}"},"ping":"{\"result\":{},\"jsonrpc\":\"2.0\",\"id\":\"\\u0000id\"}"},
 };
 
 /** One handler per tool, typed by its contract: `const handlers: ToolHandlers = { ... }`. */

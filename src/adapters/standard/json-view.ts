@@ -1,3 +1,4 @@
+import { isRecord } from '../../shared/is-record.js';
 import type { SchemaNode, SchemaView } from '../types.js';
 import { discriminatorOf, standardDocument, tagsOfJson } from './document.js';
 import { isStandardJsonSchema, type StandardJsonSchema } from './vendor.js';
@@ -46,8 +47,6 @@ function pointerTarget(document: Record<string, unknown>, ref: string): unknown 
 }
 
 const KINDS = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A Standard JSON Schema library read from its own JSON Schema (the input side): what a position
