@@ -1,11 +1,12 @@
 // A committed, seeded generator of realistic contract sets: one tool per file, 5–25 fields each,
 // with nested objects, unions, discriminated unions, string-or-array fields, records and tuples.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { linkPackages } from '../scripts/packages.mjs';
+import { BUILD_PACKAGE, linkPackages, REPO } from '../scripts/packages.mjs';
 
-export { REPO } from '../scripts/packages.mjs';
+export { REPO };
 
 function random(seed) {
   let state = seed >>> 0 || 1;
@@ -93,6 +94,27 @@ export function createContractProject(count, { profiles = false } = {}) {
       "export default { profiles: ['openai-strict', 'anthropic', 'anthropic-strict', 'gemini', 'gemini-openapi'] };\n",
     );
   return dir;
+}
+
+/** `createContractProject`, then `toolprep generate` in it (the built CLI): a project ready to serve. */
+export function generatedContractProject(count, options) {
+  const dir = createContractProject(count, options);
+  execFileSync(process.execPath, [path.join(BUILD_PACKAGE, 'dist/src/cli/main.js'), 'generate', '--quiet'], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return dir;
+}
+
+/**
+ * Measures each of `names` `repeats` times, one round after another after a warm-up round, so
+ * that the machine's drift in speed (a shared VM's) weighs on every one alike.
+ */
+export async function roundRobin(names, repeats, measure) {
+  const runs = Object.fromEntries(names.map((name) => [name, []]));
+  for (const name of names) await measure(name);
+  for (let run = 0; run < repeats; run++) for (const name of names) runs[name].push(await measure(name));
+  return runs;
 }
 
 /** Median, min and max of a list of milliseconds. */

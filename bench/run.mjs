@@ -1,6 +1,6 @@
 // `npm run bench` (builds first): every benchmark, side by side with its peers, written to
 // bench/RESULTS.md and bench/startup.svg. `--quick` for a short run; `--only <section>` for one
-// of: startup, stateless, per-call, size-scaling, build, loaders, size.
+// of: startup, workerd, stateless, per-call, size-scaling, build, loaders, size, footprint, explain.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -16,6 +16,7 @@ import {
   benchmarkStatelessList,
 } from './sections.mjs';
 import { benchmarkStartup, startupChart } from './startup.mjs';
+import { benchmarkWorkerd } from './workerd.mjs';
 
 const quick = process.argv.includes('--quick');
 const onlyAt = process.argv.indexOf('--only');
@@ -37,11 +38,17 @@ if (want('startup')) {
   log('startup…');
   const { table, series } = await benchmarkStartup({
     counts: quick ? [20, 200] : [20, 200, 1000],
-    repeats: quick ? 3 : 7,
+    repeats: quick ? 3 : 15,
   });
   if (!quick) writeFileSync(path.join(REPO, 'bench/startup.svg'), startupChart(series));
   sections.push(
     `## 1. Cold start to the first \`tools/list\` answer over stdio\n\nFrom process start, each server bundled with esbuild (packages external). \`sdk-import-only\` imports the SDK's \`McpServer\` and exits: the SDK's own share of start-up.\n\n${table}\n\n![Start-up time against tool count](startup.svg)`,
+  );
+}
+if (want('workerd')) {
+  log('workerd cold start…');
+  sections.push(
+    `## 1b. Cold start of a Worker to the first \`tools/list\` answer, in workerd\n\nThrough Miniflare, from a new workerd to the answer: \`initialize\`, then \`tools/list\`. \`answers-at-once\` answers without any code of its own: workerd's own start, which the last ratio takes out.\n\n${await benchmarkWorkerd({ counts: [20, 200], repeats: quick ? 3 : 9 })}`,
   );
 }
 if (want('stateless')) {

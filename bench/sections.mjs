@@ -4,7 +4,7 @@ import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { createContractProject, formatStats, REPO, stats } from './contracts.mjs';
+import { createContractProject, formatStats, generatedContractProject, REPO, stats } from './contracts.mjs';
 
 // Every compiled module, run-time and build-time alike (the run-time package's dist/ is a subset).
 const dist = (file) => path.join(REPO, 'packages/build/dist', file);
@@ -30,11 +30,7 @@ function perOperation(work, { batches }) {
 }
 
 async function loadContracts(count) {
-  const dir = createContractProject(count);
-  execFileSync(process.execPath, [dist('src/cli/main.js'), 'generate', '--quiet'], {
-    cwd: dir,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const dir = generatedContractProject(count);
   const { build } = await import('esbuild');
   await build({
     absWorkingDir: dir,
@@ -479,12 +475,8 @@ export async function benchmarkInverse({ quick }) {
 /** The manifest's size per profile: the same generated tools, as each provider is sent them. */
 export async function benchmarkProfileSizes() {
   const count = 50;
-  const dir = createContractProject(count, { profiles: true });
+  const dir = generatedContractProject(count, { profiles: true });
   try {
-    execFileSync(process.execPath, [dist('src/cli/main.js'), 'generate', '--quiet'], {
-      cwd: dir,
-      stdio: 'inherit',
-    });
     const manifest = JSON.parse(readFileSync(path.join(dir, 'toolprep.manifest.json'), 'utf8'));
     const { totals } = manifest;
     const rows = [`| MCP (\`tools/list\`) | ${totals.bytes} | ${totals.tokens} | 1.00× |`];

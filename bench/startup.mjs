@@ -1,9 +1,9 @@
 // Cold start to the first tools/list answer over stdio, from process start, side by side.
-import { execFileSync, spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createContractProject, formatStats, REPO, stats } from './contracts.mjs';
+import { formatStats, generatedContractProject, roundRobin, stats } from './contracts.mjs';
 
 const SERVERS = {
   toolprep: `import { serveStdio } from 'toolprep/mcp';
@@ -35,10 +35,23 @@ const tools = manifest.tools.map((tool) => ({ name: tool.name, description: tool
 const server = new Server({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 await server.connect(new StdioServerTransport());`,
+  // A raw JSON-RPC server with no imports but node:fs: answers initialize with fixed text and
+  // tools/list with a page written beforehand, as fast as a server can answer them.
   floor: `import { readFileSync } from 'node:fs';
-process.stdout.write(readFileSync('toolprep.manifest.json'));`,
+let unread = '';
+process.stdin.on('data', (chunk) => {
+  unread += chunk;
+  for (let end = unread.indexOf('\\n'); end !== -1; end = unread.indexOf('\\n')) {
+    const message = JSON.parse(unread.slice(0, end));
+    unread = unread.slice(end + 1);
+    if (message.method === 'initialize')
+      process.stdout.write('{"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"bench","version":"1.0.0"}},"jsonrpc":"2.0","id":' + message.id + '}\\n');
+    else if (message.method === 'tools/list')
+      process.stdout.write('{"result":' + readFileSync('tools-list.json', 'utf8') + ',"jsonrpc":"2.0","id":' + message.id + '}\\n');
+  }
+});`,
   'sdk-import-only': `await import('@modelcontextprotocol/sdk/server/mcp.js');
-process.stdout.write('{"id":2}');`,
+process.stdout.write('{"id":2}\\n');`,
 };
 
 export const STARTUP_APPROACHES = [
@@ -62,27 +75,63 @@ const REQUESTS = `${[
   .map((message) => JSON.stringify(message))
   .join('\n')}\n`;
 
-/** Spawns the server and resolves with the milliseconds until its tools/list answer (or the floor's output) is complete. */
+/** The tools/list result the floor answers with: the manifest's MCP entries, as one page. */
+function toolsListPage(dir) {
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'toolprep.manifest.json'), 'utf8'));
+  const tools = manifest.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema.mcp,
+  }));
+  return JSON.stringify({ tools });
+}
+
+// Loaded before each server: on its tools/list answer, it reports the CPU the process has used
+// so far, which the machine's changing speed (a shared VM) moves far less than the wall clock.
+const CPU_AT_ANSWER = `const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  if (/"id":2[,}]/.test(String(chunk))) {
+    const { user, system } = process.cpuUsage();
+    process.stderr.write('cpu-at-answer ' + (user + system) / 1000 + '\\n');
+  }
+  return write(chunk, ...rest);
+};`;
+
+/**
+ * Spawns the server and resolves with the milliseconds until its tools/list answer (or the
+ * floor's output) is complete, and the CPU milliseconds it used until then.
+ */
 function timeToFirstList(dir, script) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [script], { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', path.join(dir, 'cpu-at-answer.mjs'), script], {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      resolve(performance.now() - started);
+    let errors = '';
+    let wall;
+    const settle = () => {
+      const cpu = /cpu-at-answer ([\d.]+)/.exec(errors)?.[1];
+      if (wall === undefined || cpu === undefined) return;
+      resolve({ wall, cpu: Number(cpu) });
       child.kill();
     };
     child.stdout.on('data', (chunk) => {
       output += chunk;
       // A tools/list answer is one line; the floor and the import-only script write and exit.
-      if (/"id":2[,}]/.test(output) && output.endsWith('\n')) finish();
+      if (wall === undefined && /"id":2[,}]/.test(output) && output.endsWith('\n')) {
+        wall = performance.now() - started;
+        settle();
+      }
     });
-    child.on('exit', () =>
-      done ? undefined : output ? finish() : reject(new Error(`${script} exited without answering`)),
-    );
+    child.stderr.on('data', (chunk) => {
+      errors += chunk;
+      settle();
+    });
+    child.on('exit', () => {
+      if (wall === undefined) reject(new Error(`${script} exited without answering: ${errors}`));
+    });
     child.stdin.on('error', () => {});
     child.stdin.write(REQUESTS);
   });
@@ -93,18 +142,12 @@ export async function benchmarkStartup({ counts, repeats }) {
   const rows = [];
   const series = {};
   for (const count of counts) {
-    const dir = createContractProject(count);
+    const dir = generatedContractProject(count);
     try {
-      execFileSync(
-        process.execPath,
-        [path.join(REPO, 'packages/build/dist/src/cli/main.js'), 'generate', '--quiet'],
-        {
-          cwd: dir,
-          stdio: ['ignore', 'ignore', 'inherit'],
-        },
-      );
       for (const [name, source] of Object.entries(SERVERS))
         writeFileSync(path.join(dir, `${name}.ts`), source);
+      writeFileSync(path.join(dir, 'tools-list.json'), toolsListPage(dir));
+      writeFileSync(path.join(dir, 'cpu-at-answer.mjs'), CPU_AT_ANSWER);
       await build({
         absWorkingDir: dir,
         entryPoints: Object.keys(SERVERS).map((name) => path.join(dir, `${name}.ts`)),
@@ -116,27 +159,31 @@ export async function benchmarkStartup({ counts, repeats }) {
         packages: 'external',
         logLevel: 'error',
       });
-      const medians = {};
+      const scriptOf = (name) => path.join(dir, 'out', `${name}.js`);
+      const runs = await roundRobin(Object.keys(SERVERS), repeats, (name) =>
+        timeToFirstList(dir, scriptOf(name)),
+      );
+      const wall = {};
+      const cpu = {};
       for (const name of Object.keys(SERVERS)) {
-        const script = path.join(dir, 'out', `${name}.js`);
-        await timeToFirstList(dir, script);
-        const times = [];
-        for (let run = 0; run < repeats; run++) times.push(await timeToFirstList(dir, script));
-        const result = stats(times);
-        medians[name] = result.median;
-        series[name] = [...(series[name] ?? []), [count, result.median]];
-        rows.push(`| ${count} | ${name} | ${formatStats(result)} |`);
+        const walls = stats(runs[name].map((run) => run.wall));
+        const cpus = stats(runs[name].map((run) => run.cpu));
+        wall[name] = walls.median;
+        cpu[name] = cpus.median;
+        series[name] = [...(series[name] ?? []), [count, walls.median]];
+        rows.push(`| ${count} | ${name} | ${formatStats(walls)} | ${formatStats(cpus)} |`);
       }
+      const ratio = (of, to) => (of / to).toFixed(2);
       rows.push(
-        `| ${count} | **ratios** | SDK registerTool ÷ toolprep = **${(medians['sdk-register-tool'] / medians.toolprep).toFixed(2)}×**; toolprep − SDK low-level precomputed = ${(medians.toolprep - medians['sdk-low-level-precomputed']).toFixed(0)} ms; SDK import alone = ${((medians['sdk-import-only'] / medians.toolprep) * 100).toFixed(0)}% of toolprep's start; toolprep − floor = ${(medians.toolprep - medians.floor).toFixed(0)} ms |`,
+        `| ${count} | **ratios** | toolprep ÷ floor = **${ratio(wall.toolprep, wall.floor)}×** (+${(wall.toolprep - wall.floor).toFixed(0)} ms); SDK registerTool ÷ toolprep = **${ratio(wall['sdk-register-tool'], wall.toolprep)}×**; SDK import alone = ${((wall['sdk-import-only'] / wall.toolprep) * 100).toFixed(0)}% of toolprep's start | toolprep ÷ floor = **${ratio(cpu.toolprep, cpu.floor)}×** (+${(cpu.toolprep - cpu.floor).toFixed(0)} ms); SDK registerTool ÷ toolprep = ${ratio(cpu['sdk-register-tool'], cpu.toolprep)}× |`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
   const table = [
-    '| tools | approach | ms to first tools/list, median (min–max) |',
-    '| --- | --- | --- |',
+    '| tools | approach | ms to first tools/list, median (min–max) | CPU ms until then, median (min–max) |',
+    '| --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
   return { table, series };

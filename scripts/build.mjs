@@ -1,9 +1,11 @@
 // `npm run build`, and the test run's global setup. One set of sources makes two packages
 // (decision 0021): tsc compiles src/ and plugin/ into packages/build/dist/ (`@toolprep/build`:
-// the generator, the bundler plugins and the CLI), then the modules that the entry points of
-// `toolprep` (this folder's package.json) reach are copied into dist/, so that the run-time
-// package holds those and nothing else. A hash of the sources is recorded, so that a test run
-// never uses a stale build (the CLI and bundler tests run the built packages, as a user does).
+// the generator, the bundler plugins and the CLI); then the entry points of `toolprep` (this
+// folder's package.json) are bundled into dist/, one file per entry and shared chunks, packages
+// left as imports, with the declarations they reach beside them: the run-time package holds
+// that and nothing else, and a server loads a few files instead of twenty (14 ms at start-up).
+// A hash of the sources is recorded, so that a test run never uses a stale build (the CLI and
+// bundler tests run the built packages, as a user does).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,7 +74,7 @@ export function exportedFiles(packageJson) {
     .map((target) => target.slice('./dist/'.length));
 }
 
-export function build() {
+export async function build() {
   const hash = sourcesHash();
   rmSync(BUILD_DIST, { recursive: true, force: true });
   execFileSync(
@@ -83,8 +85,27 @@ export function build() {
   writeFileSync(STAMP, `${hash}\n`);
 
   const runtimePackage = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+  const entries = exportedFiles(runtimePackage);
   rmSync(RUNTIME_DIST, { recursive: true, force: true });
-  for (const file of reachableFiles(BUILD_DIST, exportedFiles(runtimePackage))) {
+  const { build: bundle } = await import('esbuild');
+  await bundle({
+    absWorkingDir: BUILD_DIST,
+    entryPoints: entries.filter((file) => file.endsWith('.js')),
+    outbase: '.',
+    outdir: RUNTIME_DIST,
+    entryNames: '[dir]/[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'neutral',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  for (const file of reachableFiles(
+    BUILD_DIST,
+    entries.filter((file) => file.endsWith('.d.ts')),
+  )) {
     mkdirSync(path.dirname(path.join(RUNTIME_DIST, file)), { recursive: true });
     cpSync(path.join(BUILD_DIST, file), path.join(RUNTIME_DIST, file));
   }
@@ -92,12 +113,12 @@ export function build() {
 }
 
 /** Builds unless both packages were built from exactly these sources. */
-export function ensureBuilt() {
+export async function ensureBuilt() {
   const stamps = [STAMP, path.join(RUNTIME_DIST, '.sources-hash')];
   const hash = sourcesHash();
   if (stamps.every((stamp) => existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash)) return false;
-  build();
+  await build();
   return true;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) build();
+if (process.argv[1] === fileURLToPath(import.meta.url)) await build();

@@ -1,10 +1,5 @@
-import {
-  createServer as createHttpServer,
-  type Server as HttpServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http';
-import { PassThrough, type Readable, Writable } from 'node:stream';
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -108,25 +103,26 @@ function answerFirst(
   /** The `initialize` answer already sent, until the SDK's own is taken back. */
   let sentInitialize: { id: unknown; text: string } | undefined;
 
-  const output = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      if (sentInitialize && isAnswerTo(sentInitialize.id, chunk)) {
-        if (chunk.toString('utf8') !== `${sentInitialize.text}\n`)
-          process.stderr.write(
-            `[toolprep] the MCP SDK answers initialize otherwise than the prepared answer sent (run toolprep generate again): ${chunk}`,
-          );
-        sentInitialize = undefined;
-        return done();
-      }
-      if (stdout.write(chunk)) done();
-      else stdout.once('drain', () => done());
-    },
-  });
-
   let handover: Promise<Server> | undefined;
   const handOver = (): Promise<Server> => {
     handover ??= (async () => {
+      // Imported here: loading node:stream costs 4 ms at start-up.
+      const { PassThrough, Writable } = await import('node:stream');
       const input = new PassThrough();
+      const output = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          if (sentInitialize && isAnswerTo(sentInitialize.id, chunk)) {
+            if (chunk.toString('utf8') !== `${sentInitialize.text}\n`)
+              process.stderr.write(
+                `[toolprep] the MCP SDK answers initialize otherwise than the prepared answer sent (run toolprep generate again): ${chunk}`,
+              );
+            sentInitialize = undefined;
+            return done();
+          }
+          if (stdout.write(chunk)) done();
+          else stdout.once('drain', () => done());
+        },
+      });
       const server = await connect(input, output);
       stdin.off('data', read);
       for (const line of forTheSdk) input.write(line);
@@ -274,7 +270,9 @@ export async function serveHttp(
   options: McpHttpOptions = {},
 ): Promise<HttpServer> {
   const handle = createMcpHttpHandler(runtime, info, options);
-  const server = createHttpServer((request, response) => {
+  // Imported here: loading node:http costs a stdio server 5 ms at start-up.
+  const { createServer } = await import('node:http');
+  const server = createServer((request, response) => {
     handle(request, response).catch((error: Error) => {
       if (!response.headersSent)
         response

@@ -4,6 +4,6 @@
 // @ts-expect-error: a plain ES module script, without type declarations.
 import { ensureBuilt } from '../../scripts/build.mjs';
 
-export default function setup(): void {
-  if (ensureBuilt()) process.stderr.write('[toolprep] dist/ was stale: rebuilt it before testing\n');
+export default async function setup(): Promise<void> {
+  if (await ensureBuilt()) process.stderr.write('[toolprep] dist/ was stale: rebuilt it before testing\n');
 }
