@@ -25,6 +25,7 @@ export type ResultPart =
     };
 
 const CONTENT = Symbol.for('toolprep.content');
+const PART = Symbol.for('toolprep.part');
 
 /** A handler's result made of content parts, and structured content when the tool declares one. */
 export interface ToolContent {
@@ -39,6 +40,23 @@ export function isToolContent(value: unknown): value is ToolContent {
 }
 
 /**
+ * A handler's result as content when it is content: one part made by the helpers below, returned
+ * alone (`return image(png, 'image/png')`), is a result of that one part, not a value to send as JSON.
+ */
+export function asToolContent(value: unknown): unknown {
+  return isResultPart(value) ? content([value]) : value;
+}
+
+function isResultPart(value: unknown): value is ResultPart {
+  return typeof value === 'object' && value !== null && PART in value;
+}
+
+/** Marks a part made here, so that a handler may return it alone (not enumerable: not sent). */
+function part<Part extends ResultPart>(value: Part): Part {
+  return Object.defineProperty(value, PART, { value: true });
+}
+
+/**
  * Bytes as base64, which every protocol carries media in; a string is taken as base64 already.
  * `btoa`, not Buffer: edge runtimes have the one and not the other.
  */
@@ -50,27 +68,18 @@ function base64(data: Uint8Array | string): string {
   return btoa(binary);
 }
 
-export const text = (value: string): ResultPart => ({ type: 'text', text: value });
+export const text = (value: string): ResultPart => part({ type: 'text', text: value });
 
-export const image = (data: Uint8Array | string, mimeType: string): ResultPart => ({
-  type: 'image',
-  data: base64(data),
-  mimeType,
-});
+export const image = (data: Uint8Array | string, mimeType: string): ResultPart =>
+  part({ type: 'image', data: base64(data), mimeType });
 
-export const audio = (data: Uint8Array | string, mimeType: string): ResultPart => ({
-  type: 'audio',
-  data: base64(data),
-  mimeType,
-});
+export const audio = (data: Uint8Array | string, mimeType: string): ResultPart =>
+  part({ type: 'audio', data: base64(data), mimeType });
 
 /** A link to a resource the client may read: not its content. */
 export const resourceLink = (
   link: Omit<Extract<ResultPart, { type: 'resource_link' }>, 'type'>,
-): ResultPart => ({
-  type: 'resource_link',
-  ...link,
-});
+): ResultPart => part({ type: 'resource_link', ...link });
 
 /** A resource embedded in the result: its text, or its bytes. */
 export const resource = (
@@ -81,10 +90,10 @@ export const resource = (
 ): ResultPart => {
   const { uri, mimeType } = value;
   const at = { uri, ...(mimeType === undefined ? {} : { mimeType }) };
-  return {
+  return part({
     type: 'resource',
     resource: 'text' in value ? { ...at, text: value.text } : { ...at, blob: base64(value.data) },
-  };
+  });
 };
 
 /**

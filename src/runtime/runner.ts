@@ -1,6 +1,6 @@
 import { issuePath } from '../adapters/issue-path.js';
 import { isToolContract } from '../contract/define-tool.js';
-import { isToolContent } from '../contract/results.js';
+import { asToolContent, isToolContent } from '../contract/results.js';
 import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
@@ -198,7 +198,9 @@ export function createToolRuntime<ExtensionValues>(
 
         inHandler = true;
         const handlerArgs = { ...(parsedParams.value as object), ...(parsedInput.value as object) };
-        const returned = await (options.handlers[name] as ToolHandler)(handlerArgs, handlerContext);
+        const returned = asToolContent(
+          await (options.handlers[name] as ToolHandler)(handlerArgs, handlerContext),
+        );
         inHandler = false;
         // What the tool sends is what its output schema gives: parsed once, a refusal named by field.
         let value = returned;

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { node22 } from '../../scripts/node22.mjs';
 import { REPO } from '../support/fixture-project.js';
 
 /**
@@ -20,30 +21,10 @@ import { REPO } from '../support/fixture-project.js';
  * toolprep installed in it as a user's is (so that `toolprep/ai` imports that `ai`), run by a Node
  * 22 this test installs once under node_modules/.cache (the `node` package on npm).
  */
-const NODE_22 = path.join(REPO, 'node_modules/.cache/toolprep-test/node22');
-const node22 = path.join(NODE_22, 'node_modules/node/bin/node');
-
+let nodeBinary: string;
 let project: string;
 beforeAll(() => {
-  if (!existsSync(node22)) {
-    mkdirSync(NODE_22, { recursive: true });
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--no-save',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        '--prefix',
-        NODE_22,
-        'node@22.23.3',
-      ],
-      {
-        stdio: 'inherit',
-      },
-    );
-  }
+  nodeBinary = node22();
   project = mkdtempSync(path.join(tmpdir(), 'toolprep-ai7-'));
   const modules = path.join(project, 'node_modules');
   mkdirSync(path.join(modules, 'toolprep'), { recursive: true });
@@ -90,7 +71,7 @@ console.log(JSON.stringify({ node: process.version, seen, calls }));
 `;
 
 test('AI SDK 7 on Node 22: calls repaired, a refusal read by the model as the runner wrote it, a profile undone', () => {
-  const run = spawnSync(node22, ['run.mjs'], { cwd: project, encoding: 'utf8' });
+  const run = spawnSync(nodeBinary, ['run.mjs'], { cwd: project, encoding: 'utf8' });
   expect(run.stderr).toBe('');
   const { node, seen, calls } = JSON.parse(run.stdout);
   expect(node).toMatch(/^v22\./);
