@@ -135,3 +135,25 @@ test('shell CLI: text printed, media written to files it names', async () => {
     rmSync(mediaDir, { recursive: true, force: true });
   }
 });
+
+test('a part returned alone is a result of that part, on every surface, not a value sent as JSON', async () => {
+  const picture = defineTool({ description: 'Draw a picture.', input: z.object({}) });
+  const runtime = createToolRuntime(prepareToolSet({ picture }), {
+    handlers: { picture: () => image(PNG, 'image/png') },
+  });
+  expect(await runtime.call('picture', {})).toMatchObject({
+    ok: true,
+    value: { content: [{ type: 'image', data: b64(PNG), mimeType: 'image/png' }] },
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(runtime, { name: 'test', version: '1.0.0' }).connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  try {
+    expect(await client.callTool({ name: 'picture', arguments: {} })).toEqual({
+      content: [{ type: 'image', data: b64(PNG), mimeType: 'image/png' }],
+    });
+  } finally {
+    await client.close();
+  }
+});
