@@ -23,13 +23,18 @@ export function planOf(input: unknown): Plan {
   }).plan;
 }
 
-/** Runs the compiled plan and the reference on the same arguments; they must agree. */
-export function coerceBothWays(input: unknown, args: unknown, plan: Plan = planOf(input)): Outcome {
+/** What a plan's deferred checks ask, answered as the runner answers it: by the member's own parser. */
+export function acceptsAtOf(input: unknown) {
   // The runner finds a deferred member at its position in the contract, as here.
   const builder = builderOf(input);
   if (!builder) throw new Error('a schema of no library toolprep reads');
-  const acceptsAt = ([, ...steps]: readonly string[], value: unknown) =>
+  return ([, ...steps]: readonly string[], value: unknown) =>
     accepts(builder.runtime, builder.schemaAt(input, steps), value);
+}
+
+/** Runs the compiled plan and the reference on the same arguments; they must agree. */
+export function coerceBothWays(input: unknown, args: unknown, plan: Plan = planOf(input)): Outcome {
+  const acceptsAt = acceptsAtOf(input);
   const viaPlan = outcome(() => applyPlan(plan, args, { acceptsAt }));
   const viaReference = outcome(() => coerceJsonArgs(args, input));
   expect(viaPlan).toEqual(viaReference);
