@@ -26,16 +26,30 @@ async function runOnce(context: CommandContext, reason: 'generate' | 'check'): P
 
 export const runGenerate = (context: CommandContext): Promise<number> => runOnce(context, 'generate');
 /** `check`, and with `explain` the rules each tool's parser enforces that its documents do not show. */
-export async function runCheck(context: CommandContext, explain = false): Promise<number> {
+export async function runCheck(
+  context: CommandContext,
+  explain?: { readonly milliseconds?: number },
+): Promise<number> {
   const status = await runOnce(context, 'check');
   if (!explain) return status;
-  const explanation = await explainProject(context.generateOptions);
+  const explanation = await explainProject({ ...context.generateOptions, ...explain });
   const { out, err } = context.output;
   for (const problem of explanation.problems) err(formatProblem(problem));
   for (const finding of explanation.findings) out(formatFinding(finding));
   const count = explanation.findings.length;
+  const violations = explanation.problems.filter((problem) => problem.code === 'superset-violated').length;
+  const superset =
+    violations > 0
+      ? `${violations} ${violations === 1 ? 'document refuses' : 'documents refuse'} values the contracts accept`
+      : explanation.proven === 0
+        ? 'no value the contracts accept was tried'
+        : `every document takes the ${explanation.proven} values the contracts accept`;
+  const outOfTime =
+    explanation.outOfTime.length === 0
+      ? ''
+      : `; out of time before every value was tried: ${explanation.outOfTime.join(', ')}`;
   out(
-    `[toolprep] explain: ${count} hidden ${count === 1 ? 'constraint' : 'constraints'} in ${explanation.tools} tools (${explanation.samples} documented values parsed) in ${Math.round(explanation.milliseconds)} ms`,
+    `[toolprep] explain: ${count} hidden ${count === 1 ? 'constraint' : 'constraints'} in ${explanation.tools} tools (${explanation.samples} documented values parsed); ${superset}${outOfTime}; in ${Math.round(explanation.milliseconds)} ms`,
   );
   return explanation.problems.length > 0 ? 1 : status;
 }

@@ -31,7 +31,10 @@ ${COMMON}`;
 const HELP: Record<string, string> = {
   '': MAIN_HELP,
   generate: `Usage: toolprep generate [options]\n\nDiscovers the tool contracts, prepares them and writes the manifest and the generated module\n(only when their bytes change). Exits 1 on any problem, listing every one.\n${COMMON}`,
-  check: `Usage: toolprep check [--explain] [options]\n\nWrites nothing. Exits 0 when the committed manifest and module are current; otherwise exits 1\nwith what changed in the tool surface and the unified diff. Use it in CI.\n\n  --explain         also parse values each tool's documents describe with its own parser, and\n                    report every field where one is refused: a rule the model cannot see\n${COMMON}`,
+  check: `Usage: toolprep check [--explain] [options]\n\nWrites nothing. Exits 0 when the committed manifest and module are current; otherwise exits 1\nwith what changed in the tool surface and the unified diff. Use it in CI.\n\n  --explain         also parse values each tool's documents describe with its own parser, and\n                    report every field where one is refused: a rule the model cannot see; and
+                    validate values each contract accepts against every document toolprep emits
+                    for it (a refusal is a bug in toolprep, and fails the command)
+  --explain-ms <ms> the time each tool's values may take (default 250)\n${COMMON}`,
   inspect: `Usage: toolprep inspect [name] [--json] [options]\n\nWithout a name, lists the tools with their size as shown to a model; with one, shows its\npresented document as a tree, its coercion plan and its size.\n\n  --json            print the manifest entry (or the whole manifest) as JSON\n${COMMON}`,
   watch: `Usage: toolprep watch [options]\n\nGenerates, then regenerates whenever a source file under the root changes. Its own output never\ntriggers a run; on problems the last good output stays in place.\n${COMMON}`,
 };
@@ -70,7 +73,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       case 'generate':
         return await runGenerate(context);
       case 'check':
-        return await runCheck(context, Boolean(values.explain));
+        return await runCheck(
+          context,
+          values.explain
+            ? { ...(values['explain-ms'] ? { milliseconds: Number(values['explain-ms']) } : {}) }
+            : undefined,
+        );
       case 'inspect':
         return await runInspect(context, rest[0], Boolean(values.json));
       case 'watch': {
@@ -108,6 +116,7 @@ function parse(argv: readonly string[]) {
       help: { type: 'boolean', short: 'h' },
       json: { type: 'boolean' },
       explain: { type: 'boolean' },
+      'explain-ms': { type: 'string' },
       'no-cache': { type: 'boolean' },
       'allow-empty': { type: 'boolean' },
       version: { type: 'boolean', short: 'v' },

@@ -1,16 +1,20 @@
 import { performance } from 'node:perf_hooks';
+import { isDeepStrictEqual } from 'node:util';
+import { builderOf } from '../adapters/builders.js';
 import { issuePath } from '../adapters/issue-path.js';
 import { libraryOf } from '../adapters/libraries.js';
 import { prepareSettingsOf } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
 import { findContracts } from '../discover/find-contracts.js';
 import { loadModules } from '../load/load-modules.js';
-import type { JsonSchema } from '../manifest/prepared-tool.js';
+import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
 import { type Problem, ToolprepError } from '../shared/problems.js';
 import { contractAt, defaultNameOf } from './prepare-files.js';
 import { type ProjectOptions, resolveProject } from './project.js';
+import { documentedValues } from './sample-values.js';
 import { createGeneratorState } from './state.js';
+import { supersetViolations } from './superset.js';
 
 /** A value a tool's document describes that its own parser refuses: a rule the model cannot see. */
 export interface HiddenConstraint {
@@ -28,23 +32,38 @@ export interface HiddenConstraint {
 
 export interface Explanation {
   readonly findings: readonly HiddenConstraint[];
+  /** A document of toolprep's that refuses a value its contract accepts (`superset-violated`). */
   readonly problems: readonly Problem[];
   readonly tools: number;
   readonly samples: number;
+  /** Values the contracts accepted, each validated against every document of its tool. */
+  readonly proven: number;
+  /** Tools whose time budget ran out before every value was tried. */
+  readonly outOfTime: readonly string[];
   readonly milliseconds: number;
 }
 
-/** At most this many values are tried per tool: the pass stays a few milliseconds per tool. */
+export interface ExplainOptions extends ProjectOptions {
+  /** The time each tool's values may take, in milliseconds. Default 250. */
+  readonly milliseconds?: number;
+}
+
+/** At most this many values are tried per tool and per source: the pass stays a few milliseconds per tool. */
 const SAMPLES_PER_TOOL = 400;
 
 /**
- * Hidden constraints: for each tool, values its presentation document describes (per union
- * variant: sampled from the unflattened document, so no two variants' fields are mixed), each
- * parsed with the contract's own parser; every field where a documented value is refused is
- * reported with the shortest counterexample and the parser's message. Deterministic: the values
- * are chosen from the document, not drawn at random.
+ * One pass over each tool's values, deterministic (they are chosen from documents, not drawn at
+ * random) and bounded by a time budget per tool:
+ * - hidden constraints: values its presentation document describes (per union variant: sampled
+ *   from the unflattened document, so no two variants' fields are mixed), each parsed with the
+ *   contract's own parser; every field where a documented value is refused is reported with the
+ *   shortest counterexample and the parser's message;
+ * - the superset: values the contract accepts, sampled from its library's own JSON Schema of it
+ *   and the unflattened document, each validated against every document toolprep emits for the
+ *   tool; a refusal is a bug in toolprep, and a problem.
  */
-export async function explainProject(options: ProjectOptions): Promise<Explanation> {
+export async function explainProject(options: ExplainOptions): Promise<Explanation> {
+  const budget = options.milliseconds ?? 250;
   const started = performance.now();
   const project = await resolveProject(options, createGeneratorState());
   const { root, config } = project;
@@ -64,34 +83,60 @@ export async function explainProject(options: ProjectOptions): Promise<Explanati
       ),
       tools: 0,
       samples: 0,
+      proven: 0,
+      outOfTime: [],
       milliseconds: performance.now() - started,
     };
   const findings: HiddenConstraint[] = [];
+  const problems: Problem[] = [];
+  const outOfTime: string[] = [];
   let tools = 0;
   let samples = 0;
+  let proven = 0;
   for (const ref of refs) {
     const exports = loaded.modules.get(ref.file)?.exports;
     const contract = exports && contractAt(exports, ref);
     if (!isToolContract(contract) || contract.input === undefined) continue;
     const settings = { ...prepareSettingsOf(config), exportName: defaultNameOf(ref), description: ref.jsdoc };
-    let name: string;
+    let shown: PreparedTool;
     let document: JsonSchema;
+    let emitted: PreparedTool;
     try {
-      name = prepareTool(contract, settings).name;
+      shown = prepareTool(contract, settings);
       document = prepareTool(contract, { ...settings, flatten: false, profiles: [] }).inputSchema.mcp;
+      // The proof is on the contract's own documents: extension keys are another schema's.
+      emitted = settings.extend ? prepareTool(contract, { ...settings, extend: undefined }) : shown;
     } catch (error) {
       // A contract that cannot be prepared is `generate`'s to report.
       if (error instanceof ToolprepError) continue;
       throw error;
     }
+    const { name } = shown;
     const adapter = libraryOf(contract.input)?.runtime;
-    if (!adapter) continue;
+    const library = builderOf(contract.input);
+    if (!adapter || !library) continue;
     tools++;
+    const deadline = performance.now() + budget;
+    const verdicts = new Map<string, Awaited<ReturnType<typeof refusalOf>> | 'accepted'>();
+    const verdictOn = async (value: unknown) => {
+      const key = JSON.stringify(value);
+      let verdict = verdicts.get(key);
+      if (verdict === undefined) {
+        samples++;
+        verdict = (await refusalOf(() => adapter.validate(contract.input, value))) ?? 'accepted';
+        verdicts.set(key, verdict);
+      }
+      return verdict;
+    };
     const byField = new Map<string, HiddenConstraint>();
+    let timedOut = false;
     for (const sample of documentedValues(document).slice(0, SAMPLES_PER_TOOL)) {
-      samples++;
-      const refusal = await refusalOf(() => adapter.validate(contract.input, sample.value));
-      if (!refusal) continue;
+      if (performance.now() > deadline) {
+        timedOut = true;
+        break;
+      }
+      const refusal = await verdictOn(sample.value);
+      if (refusal === 'accepted') continue;
       // An issue names its field (none: a rule across the object's fields); a throw names none, so
       // the field the value varied is the one to blame.
       const at = refusal.thrown ? sample.path : refusal.path;
@@ -110,8 +155,45 @@ export async function explainProject(options: ProjectOptions): Promise<Explanati
       });
     }
     findings.push(...byField.values());
+
+    // The values the contract accepts, from the library's own JSON Schema of it and from the
+    // unflattened document (whose values are parsed already). Params join the input in the
+    // documents, so a tool with params has no such values of its input alone.
+    if (contract.params === undefined) {
+      const own = library.convert(contract.input, { dialect: 'draft-2020-12', io: 'input' }).document;
+      const accepted: unknown[] = [];
+      for (const { value } of [
+        ...documentedValues(own).slice(0, SAMPLES_PER_TOOL),
+        ...documentedValues(document),
+      ]) {
+        if (performance.now() > deadline) {
+          timedOut = true;
+          break;
+        }
+        if (
+          (await verdictOn(value)) === 'accepted' &&
+          !accepted.some((known) => isDeepStrictEqual(known, value))
+        )
+          accepted.push(value);
+      }
+      proven += accepted.length;
+      for (const violation of supersetViolations(emitted, accepted))
+        problems.push({
+          severity: 'error',
+          code: 'superset-violated',
+          tool: name,
+          file: ref.file,
+          line: ref.line,
+          ...(violation.document === 'mcp' || violation.document === 'agent'
+            ? {}
+            : { profile: violation.document }),
+          message: `toolprep's ${violation.document} document refuses ${JSON.stringify(violation.value)}, which the contract accepts: ${violation.message}`,
+          hint: 'this is a bug in toolprep, not in the contract: please report it with this value',
+        });
+    }
+    if (timedOut) outOfTime.push(name);
   }
-  return { findings, problems: [], tools, samples, milliseconds: performance.now() - started };
+  return { findings, problems, tools, samples, proven, outOfTime, milliseconds: performance.now() - started };
 }
 
 /** The first issue of a refused value, with its path; a parser that throws is a refusal too. */
@@ -144,222 +226,6 @@ function describedAt(document: JsonSchema, path: readonly (string | number)[]): 
         : (schema?.properties as Record<string, unknown> | undefined)?.[key];
   }
   return typeof (node as JsonSchema | undefined)?.description === 'string';
-}
-
-interface Sample {
-  readonly value: unknown;
-  /** The field this value varies from the typical one, for a refusal without a path. */
-  readonly path: readonly (string | number)[];
-}
-
-/** Values the document describes: a typical one, then one field at a time varied within it. */
-function documentedValues(document: JsonSchema): Sample[] {
-  const defs = (document.$defs ?? {}) as Record<string, JsonSchema>;
-  const [typical, ...varied] = candidatesOf(document, defs, 0);
-  if (typical === undefined) return [];
-  return [
-    { value: typical, path: [] },
-    ...varied.map((value) => ({ value, path: variedPath(typical, value) })),
-  ];
-}
-
-/** The first key (deepest first) where two values differ. */
-function variedPath(base: unknown, value: unknown): (string | number)[] {
-  if (typeof base !== 'object' || base === null || typeof value !== 'object' || value === null) return [];
-  for (const key of new Set([...Object.keys(base), ...Object.keys(value)])) {
-    const a = (base as Record<string, unknown>)[key];
-    const b = (value as Record<string, unknown>)[key];
-    if (JSON.stringify(a) !== JSON.stringify(b)) return [key, ...variedPath(a, b)];
-  }
-  return [];
-}
-
-/** Strings that satisfy common formats: a value a model would send for each. */
-const FORMATTED: Record<string, string> = {
-  email: 'user@example.com',
-  uuid: '123e4567-e89b-42d3-a456-426614174000',
-  'date-time': '2026-01-01T00:00:00Z',
-  date: '2026-01-01',
-  time: '12:00:00',
-  duration: 'P1D',
-  uri: 'https://example.com/a',
-  url: 'https://example.com/a',
-  hostname: 'example.com',
-  ipv4: '192.0.2.1',
-  ipv6: '2001:db8::1',
-};
-
-/** Strings tried against a pattern: the first that matches is the field's typical value. */
-const PATTERN_TRIES = [
-  'a',
-  'abc',
-  'A',
-  'a1',
-  '1',
-  '123',
-  'example',
-  'a-b',
-  'a_b',
-  '/a',
-  'a.b',
-  'a@b.co',
-  '2026-01-01',
-];
-
-/**
- * Values a schema describes, the typical one first, at most a dozen: the bounds, each enum member,
- * each union member's, and for an object its typical value with one field at a time varied.
- */
-function candidatesOf(
-  schema: JsonSchema | boolean,
-  defs: Record<string, JsonSchema>,
-  depth: number,
-): unknown[] {
-  // `true` takes anything (a string will do); `false` takes nothing.
-  if (typeof schema === 'boolean') return schema ? ['a'] : [];
-  if (depth > 6) return [];
-  if (typeof schema.$ref === 'string') {
-    const target = defs[schema.$ref.replace(/^#\/\$defs\//, '')];
-    return target ? candidatesOf(target, defs, depth + 1) : [];
-  }
-  if ('const' in schema) return [schema.const];
-  if (Array.isArray(schema.enum)) return schema.enum;
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const members = schema[key];
-    if (Array.isArray(members))
-      return unique(members.flatMap((member) => candidatesOf(member as JsonSchema, defs, depth + 1))).slice(
-        0,
-        24,
-      );
-  }
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return unique(types.flatMap((type) => typedCandidates(String(type), schema, defs, depth))).slice(0, 12);
-}
-
-function typedCandidates(
-  type: string,
-  schema: JsonSchema,
-  defs: Record<string, JsonSchema>,
-  depth: number,
-): unknown[] {
-  switch (type) {
-    case 'null':
-      return [null];
-    case 'boolean':
-      return [true, false];
-    case 'string':
-      return stringCandidates(schema);
-    case 'number':
-    case 'integer':
-      return numberCandidates(schema, type === 'integer');
-    case 'array': {
-      if (Array.isArray(schema.prefixItems))
-        return tupleCandidates(schema.prefixItems as JsonSchema[], defs, depth);
-      const items = candidatesOf((schema.items ?? {}) as JsonSchema, defs, depth + 1);
-      const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
-      const max = typeof schema.maxItems === 'number' ? schema.maxItems : Number.POSITIVE_INFINITY;
-      if (items.length === 0) return min === 0 ? [[]] : [];
-      const lists = [
-        Array(Math.max(min, 1)).fill(items[0]),
-        ...items.slice(1).map((item) => [...Array(Math.max(min - 1, 0)).fill(items[0]), item]),
-      ];
-      return [...(min === 0 ? [[]] : []), ...lists.filter((list) => list.length <= max)];
-    }
-    case 'object':
-      return objectCandidates(schema, defs, depth);
-    default:
-      return [];
-  }
-}
-
-/** A tuple's typical value (each place's), then one place at a time varied. */
-function tupleCandidates(
-  places: readonly JsonSchema[],
-  defs: Record<string, JsonSchema>,
-  depth: number,
-): unknown[] {
-  const choices = places.map((place) => candidatesOf(place, defs, depth + 1));
-  if (choices.some((values) => values.length === 0)) return [];
-  const typical = choices.map((values) => values[0]);
-  return [
-    typical,
-    ...choices.flatMap((values, at) =>
-      values.slice(1).map((value) => typical.map((item, index) => (index === at ? value : item))),
-    ),
-  ];
-}
-
-function stringCandidates(schema: JsonSchema): string[] {
-  const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
-  const max = typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
-  const fits = (text: string) => text.length >= min && text.length <= max;
-  if (typeof schema.format === 'string' && FORMATTED[schema.format])
-    return [FORMATTED[schema.format] as string];
-  if (typeof schema.pattern === 'string') {
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(schema.pattern, 'u');
-    } catch {
-      return [];
-    }
-    return PATTERN_TRIES.filter((text) => fits(text) && pattern.test(text)).slice(0, 2);
-  }
-  return [
-    'a'.repeat(Math.max(min, 1)),
-    '',
-    'example text',
-    'a'.repeat(Number.isFinite(max) ? max : min + 12),
-  ].filter(fits);
-}
-
-function numberCandidates(schema: JsonSchema, integer: boolean): number[] {
-  const low =
-    typeof schema.minimum === 'number'
-      ? schema.minimum
-      : typeof schema.exclusiveMinimum === 'number'
-        ? schema.exclusiveMinimum + 1
-        : undefined;
-  const high =
-    typeof schema.maximum === 'number'
-      ? schema.maximum
-      : typeof schema.exclusiveMaximum === 'number'
-        ? schema.exclusiveMaximum - 1
-        : undefined;
-  const step = typeof schema.multipleOf === 'number' ? schema.multipleOf : undefined;
-  const fits = (value: number) =>
-    (low === undefined || value >= low) &&
-    (high === undefined || value <= high) &&
-    (!integer || Number.isInteger(value)) &&
-    (step === undefined || Number.isInteger(value / step));
-  const typical = low !== undefined && low > 1 ? low : high !== undefined && high < 1 ? high : 1;
-  return [typical, 0, -1, 2, 1.5, low ?? 100, high ?? 1_000_000].filter(fits);
-}
-
-function objectCandidates(schema: JsonSchema, defs: Record<string, JsonSchema>, depth: number): unknown[] {
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((schema.required ?? []) as string[]);
-  const choices = Object.entries(properties).map(
-    ([key, property]) => [key, candidatesOf(property, defs, depth + 1)] as const,
-  );
-  // A required field with no value the sampler can write: the object cannot be sampled.
-  if (choices.some(([key, values]) => required.has(key) && values.length === 0)) return [];
-  const typical = Object.fromEntries(
-    choices.filter(([key]) => required.has(key)).map(([key, values]) => [key, values[0]]),
-  );
-  const varied = choices.flatMap(([key, values]) =>
-    (required.has(key) ? values.slice(1) : values).map((value) => ({ ...typical, [key]: value })),
-  );
-  return [typical, ...varied];
-}
-
-function unique(values: readonly unknown[]): unknown[] {
-  const seen = new Set<string>();
-  return values.filter((value) => {
-    const key = JSON.stringify(value);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** `[toolprep] src/a.ts:4 tool "x", input.path: the document allows "a", which the parser refuses: …`. */

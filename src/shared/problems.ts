@@ -31,6 +31,8 @@ export type ProblemCode =
   | 'profile-limit'
   | 'profile-name'
   | 'profile-narrowed'
+  // check --explain: a bug in toolprep
+  | 'superset-violated'
   // the project
   | 'duplicate-name'
   | 'no-tools'

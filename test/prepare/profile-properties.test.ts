@@ -5,6 +5,7 @@ import { CoercionRefusal, coerceJsonArgs, defineTool } from 'toolprep';
 import { applyPlan } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
 import type { z } from 'zod';
+import { openapiAsJsonSchema } from '../../src/generate/superset.js';
 import { INVERSE_STEPS, PROFILE_NAMES, type ProfileName } from '../../src/manifest/profiles.js';
 import { acceptsAtOf } from '../support/coerce.js';
 import { PROPERTY_TIMEOUT, propertyRuns } from '../support/property-runs.js';
@@ -113,26 +114,6 @@ function answeredAs(value: unknown, node: JsonSchema | undefined, answering: Ans
     answered[key] = null;
   }
   return answered;
-}
-
-/**
- * Gemini's `parameters` read as JSON Schema: `nullable: true` takes `null` beside the type and
- * the enum (Gemini's enums list strings only; a nullable one still takes `null`).
- */
-function openapiAsJsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(openapiAsJsonSchema);
-  if (typeof node !== 'object' || node === null) return node;
-  const { nullable, ...rest } = node as JsonSchema;
-  const read = Object.fromEntries(
-    Object.entries(rest).map(([key, value]) => [key, openapiAsJsonSchema(value)]),
-  );
-  if (nullable !== true) return read;
-  return {
-    ...read,
-    ...(typeof read.type === 'string' ? { type: [read.type, 'null'] } : {}),
-    ...(Array.isArray(read.enum) ? { enum: [...read.enum, null] } : {}),
-    ...(read.anyOf ? { anyOf: [...(read.anyOf as unknown[]), { type: 'null' }] } : {}),
-  };
 }
 
 function coinOf(seed: number): () => boolean {

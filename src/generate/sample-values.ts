@@ -1,0 +1,224 @@
+import type { JsonSchema } from '../manifest/prepared-tool.js';
+
+/**
+ * Values a JSON Schema document describes, chosen from it rather than drawn at random (so that
+ * every run tries the same ones): a typical value, then its bounds, each enum and union member,
+ * and for an object one field at a time varied. `check --explain` parses them with the contract's
+ * parser, from toolprep's documents (hidden constraints) and from the library's own (the superset).
+ */
+
+export interface Sample {
+  readonly value: unknown;
+  /** The field this value varies from the typical one, for a refusal without a path. */
+  readonly path: readonly (string | number)[];
+}
+
+/** Values the document describes: a typical one, then one field at a time varied within it. */
+export function documentedValues(document: JsonSchema): Sample[] {
+  const defs = (document.$defs ?? {}) as Record<string, JsonSchema>;
+  const [typical, ...varied] = candidatesOf(document, defs, 0);
+  if (typical === undefined) return [];
+  return [
+    { value: typical, path: [] },
+    ...varied.map((value) => ({ value, path: variedPath(typical, value) })),
+  ];
+}
+
+/** The first key (deepest first) where two values differ. */
+function variedPath(base: unknown, value: unknown): (string | number)[] {
+  if (typeof base !== 'object' || base === null || typeof value !== 'object' || value === null) return [];
+  for (const key of new Set([...Object.keys(base), ...Object.keys(value)])) {
+    const a = (base as Record<string, unknown>)[key];
+    const b = (value as Record<string, unknown>)[key];
+    if (JSON.stringify(a) !== JSON.stringify(b)) return [key, ...variedPath(a, b)];
+  }
+  return [];
+}
+
+/** Strings that satisfy common formats: a value a model would send for each. */
+const FORMATTED: Record<string, string> = {
+  email: 'user@example.com',
+  uuid: '123e4567-e89b-42d3-a456-426614174000',
+  'date-time': '2026-01-01T00:00:00Z',
+  date: '2026-01-01',
+  time: '12:00:00',
+  duration: 'P1D',
+  uri: 'https://example.com/a',
+  url: 'https://example.com/a',
+  hostname: 'example.com',
+  ipv4: '192.0.2.1',
+  ipv6: '2001:db8::1',
+};
+
+/** Strings tried against a pattern: the first that matches is the field's typical value. */
+const PATTERN_TRIES = [
+  'a',
+  'abc',
+  'A',
+  'a1',
+  '1',
+  '123',
+  'example',
+  'a-b',
+  'a_b',
+  '/a',
+  'a.b',
+  'a@b.co',
+  '2026-01-01',
+];
+
+/**
+ * Values a schema describes, the typical one first, at most a dozen: the bounds, each enum member,
+ * each union member's, and for an object its typical value with one field at a time varied.
+ */
+function candidatesOf(
+  schema: JsonSchema | boolean,
+  defs: Record<string, JsonSchema>,
+  depth: number,
+): unknown[] {
+  // `true` takes anything (a string will do); `false` takes nothing.
+  if (typeof schema === 'boolean') return schema ? ['a'] : [];
+  if (depth > 6) return [];
+  if (typeof schema.$ref === 'string') {
+    const target = defs[schema.$ref.replace(/^#\/\$defs\//, '')];
+    return target ? candidatesOf(target, defs, depth + 1) : [];
+  }
+  if ('const' in schema) return [schema.const];
+  if (Array.isArray(schema.enum)) return schema.enum;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const members = schema[key];
+    if (Array.isArray(members))
+      return unique(members.flatMap((member) => candidatesOf(member as JsonSchema, defs, depth + 1))).slice(
+        0,
+        24,
+      );
+  }
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return unique(types.flatMap((type) => typedCandidates(String(type), schema, defs, depth))).slice(0, 12);
+}
+
+function typedCandidates(
+  type: string,
+  schema: JsonSchema,
+  defs: Record<string, JsonSchema>,
+  depth: number,
+): unknown[] {
+  switch (type) {
+    case 'null':
+      return [null];
+    case 'boolean':
+      return [true, false];
+    case 'string':
+      return stringCandidates(schema);
+    case 'number':
+    case 'integer':
+      return numberCandidates(schema, type === 'integer');
+    case 'array': {
+      if (Array.isArray(schema.prefixItems))
+        return tupleCandidates(schema.prefixItems as JsonSchema[], defs, depth);
+      const items = candidatesOf((schema.items ?? {}) as JsonSchema, defs, depth + 1);
+      const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      const max = typeof schema.maxItems === 'number' ? schema.maxItems : Number.POSITIVE_INFINITY;
+      if (items.length === 0) return min === 0 ? [[]] : [];
+      const lists = [
+        Array(Math.max(min, 1)).fill(items[0]),
+        ...items.slice(1).map((item) => [...Array(Math.max(min - 1, 0)).fill(items[0]), item]),
+      ];
+      return [...(min === 0 ? [[]] : []), ...lists.filter((list) => list.length <= max)];
+    }
+    case 'object':
+      return objectCandidates(schema, defs, depth);
+    default:
+      return [];
+  }
+}
+
+/** A tuple's typical value (each place's), then one place at a time varied. */
+function tupleCandidates(
+  places: readonly JsonSchema[],
+  defs: Record<string, JsonSchema>,
+  depth: number,
+): unknown[] {
+  const choices = places.map((place) => candidatesOf(place, defs, depth + 1));
+  if (choices.some((values) => values.length === 0)) return [];
+  const typical = choices.map((values) => values[0]);
+  return [
+    typical,
+    ...choices.flatMap((values, at) =>
+      values.slice(1).map((value) => typical.map((item, index) => (index === at ? value : item))),
+    ),
+  ];
+}
+
+function stringCandidates(schema: JsonSchema): string[] {
+  const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+  const max = typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
+  const fits = (text: string) => text.length >= min && text.length <= max;
+  if (typeof schema.format === 'string' && FORMATTED[schema.format])
+    return [FORMATTED[schema.format] as string];
+  if (typeof schema.pattern === 'string') {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(schema.pattern, 'u');
+    } catch {
+      return [];
+    }
+    return PATTERN_TRIES.filter((text) => fits(text) && pattern.test(text)).slice(0, 2);
+  }
+  return [
+    'a'.repeat(Math.max(min, 1)),
+    '',
+    'example text',
+    'a'.repeat(Number.isFinite(max) ? max : min + 12),
+  ].filter(fits);
+}
+
+function numberCandidates(schema: JsonSchema, integer: boolean): number[] {
+  const low =
+    typeof schema.minimum === 'number'
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === 'number'
+        ? schema.exclusiveMinimum + 1
+        : undefined;
+  const high =
+    typeof schema.maximum === 'number'
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === 'number'
+        ? schema.exclusiveMaximum - 1
+        : undefined;
+  const step = typeof schema.multipleOf === 'number' ? schema.multipleOf : undefined;
+  const fits = (value: number) =>
+    (low === undefined || value >= low) &&
+    (high === undefined || value <= high) &&
+    (!integer || Number.isInteger(value)) &&
+    (step === undefined || Number.isInteger(value / step));
+  const typical = low !== undefined && low > 1 ? low : high !== undefined && high < 1 ? high : 1;
+  return [typical, 0, -1, 2, 1.5, low ?? 100, high ?? 1_000_000].filter(fits);
+}
+
+function objectCandidates(schema: JsonSchema, defs: Record<string, JsonSchema>, depth: number): unknown[] {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  const choices = Object.entries(properties).map(
+    ([key, property]) => [key, candidatesOf(property, defs, depth + 1)] as const,
+  );
+  // A required field with no value the sampler can write: the object cannot be sampled.
+  if (choices.some(([key, values]) => required.has(key) && values.length === 0)) return [];
+  const typical = Object.fromEntries(
+    choices.filter(([key]) => required.has(key)).map(([key, values]) => [key, values[0]]),
+  );
+  const varied = choices.flatMap(([key, values]) =>
+    (required.has(key) ? values.slice(1) : values).map((value) => ({ ...typical, [key]: value })),
+  );
+  return [typical, ...varied];
+}
+
+function unique(values: readonly unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    const key = JSON.stringify(value);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

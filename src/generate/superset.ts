@@ -1,0 +1,136 @@
+import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
+import type { ProfileName } from '../manifest/profiles.js';
+import { isRecord } from '../shared/is-record.js';
+
+/**
+ * The superset, proven on a user's contract: each value the contract accepts must validate against
+ * every document toolprep emits for the tool (the MCP one, the agent one, each profile's), checked
+ * with a real validator. The values come from the library's own JSON Schema of the contract, not
+ * from toolprep's documents, so that a pass of toolprep's that narrows a document is caught.
+ */
+
+/** A document of toolprep's that refuses a value its contract accepts: a bug in toolprep. */
+export interface SupersetViolation {
+  /** `mcp`, `agent`, or the profile whose document refuses it. */
+  readonly document: string;
+  readonly value: unknown;
+  /** The validator's first error: where, and what. */
+  readonly message: string;
+}
+
+// Formats are annotations to a model (the parser decides them); the proof is about structure.
+let validators: { draft2020: Ajv2020; draft07: Ajv } | undefined;
+const compiled = new WeakMap<object, (value: unknown) => boolean>();
+
+function validatorOf(document: JsonSchema): ((value: unknown) => boolean) & { errors?: unknown } {
+  validators ??= {
+    draft2020: new Ajv2020({ strict: false, validateFormats: false }),
+    draft07: new Ajv({ strict: false, validateFormats: false }),
+  };
+  let validate = compiled.get(document);
+  if (!validate) {
+    const ajv = String(document.$schema).includes('draft-07') ? validators.draft07 : validators.draft2020;
+    validate = ajv.compile(document as object);
+    compiled.set(document, validate);
+  }
+  return validate;
+}
+
+function firstError(validate: { errors?: unknown }): string {
+  const [error] = (validate.errors ?? []) as { instancePath?: string; message?: string }[];
+  return error ? `${error.instancePath || '(root)'} ${error.message ?? 'is refused'}` : 'is refused';
+}
+
+/** Every document the tool is shown in, as a validator reads it, with what a model sends for a value. */
+function documentsOf(
+  tool: PreparedTool,
+): { name: string; document: JsonSchema; sent: (value: unknown) => unknown }[] {
+  const asIs = (value: unknown) => value;
+  return [
+    { name: 'mcp', document: tool.inputSchema.mcp, sent: asIs },
+    { name: 'agent', document: tool.inputSchema.agent, sent: asIs },
+    ...Object.entries(tool.profiles ?? {}).map(([profile, { inputSchema }]) => {
+      const document = (
+        profile === 'gemini-openapi' ? openapiAsJsonSchema(inputSchema) : inputSchema
+      ) as JsonSchema;
+      // OpenAI's strict mode requires every key: a model sends `null` for each one it leaves out.
+      const sent =
+        (profile as ProfileName) === 'openai-strict'
+          ? (value: unknown) => withNulls(value, document, document)
+          : asIs;
+      return { name: profile, document, sent };
+    }),
+  ];
+}
+
+/** The values among `accepted` that one of the tool's documents refuses, at most one per document. */
+export function supersetViolations(tool: PreparedTool, accepted: readonly unknown[]): SupersetViolation[] {
+  const violations: SupersetViolation[] = [];
+  for (const { name, document, sent } of documentsOf(tool)) {
+    const validate = validatorOf(document);
+    const refused = accepted.find((value) => !validate(sent(value)));
+    if (refused !== undefined) {
+      validate(sent(refused));
+      violations.push({ document: name, value: refused, message: firstError(validate) });
+    }
+  }
+  return violations;
+}
+
+/** A subschema through `$ref`s to the document's `$defs`. */
+function resolved(node: unknown, root: JsonSchema): JsonSchema | undefined {
+  let current = node as JsonSchema | undefined;
+  for (let steps = 0; current && typeof current.$ref === 'string' && steps < 32; steps++)
+    current = (root.$defs as Record<string, JsonSchema> | undefined)?.[
+      current.$ref.replace(/^#\/\$defs\//, '')
+    ];
+  return current;
+}
+
+/** The value with `null` for every key an object of the document declares and the value leaves out. */
+function withNulls(value: unknown, node: unknown, root: JsonSchema): unknown {
+  const schema = resolved(node, root);
+  if (!schema || value === null || typeof value !== 'object') return value;
+  const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (branches) {
+    // The branch the value is for: the first whose answer it then validates against.
+    for (const branch of branches) {
+      const answer = withNulls(value, branch, root);
+      if (validatorOf({ ...branch, $defs: root.$defs } as JsonSchema)(answer)) return answer;
+    }
+    return value;
+  }
+  if (Array.isArray(value)) {
+    const prefix = schema.prefixItems as JsonSchema[] | undefined;
+    return value.map((item, index) => withNulls(item, prefix?.[index] ?? schema.items, root));
+  }
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const record = value as Record<string, unknown>;
+  const answer: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(record))
+    answer[key] = withNulls(item, properties[key] ?? schema.additionalProperties, root);
+  for (const key of Object.keys(properties)) if (!(key in record)) answer[key] = null;
+  return answer;
+}
+
+/**
+ * Gemini's `parameters` (OpenAPI 3.0) read as JSON Schema: `nullable: true` takes `null` beside
+ * the type and the enum.
+ */
+export function openapiAsJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openapiAsJsonSchema);
+  if (!isRecord(node)) return node;
+  const { nullable, ...rest } = node;
+  const read: Record<string, unknown> = Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [key, openapiAsJsonSchema(value)]),
+  );
+  if (nullable !== true) return read;
+  return {
+    ...read,
+    ...(typeof read.type === 'string' ? { type: [read.type, 'null'] } : {}),
+    ...(Array.isArray(read.enum) ? { enum: [...read.enum, null] } : {}),
+    ...(Array.isArray(read.anyOf) ? { anyOf: [...read.anyOf, { type: 'null' }] } : {}),
+  };
+}

@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { BUILD_PACKAGE, copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+
+/**
+ * `toolprep check --explain` proves the superset on the user's own contracts: values each contract
+ * accepts, from its library's own JSON Schema, validate against every document toolprep emits (MCP,
+ * agent, each profile's). A toolprep that breaks the flattening's superset fails it: the sabotage.
+ */
+let fixture: FixtureProject;
+beforeAll(() => {
+  fixture = copyFixture('superset');
+  expect(fixture.cli('generate').status).toBe(0);
+});
+afterAll(() => fixture.remove());
+
+test('every document of a flattened union, with four profiles, takes what the contracts accept', () => {
+  const result = fixture.cli('check', '--explain');
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  const proven = /every document takes the (\d+) values the contracts accept/.exec(result.stdout)?.[1];
+  expect(Number(proven)).toBeGreaterThan(10);
+});
+
+test('sabotage: a flattening that drops a tag of the union is caught, named, and fails the command', () => {
+  // A copy of the built @toolprep/build whose flattening leaves out the first variant's tag.
+  const sabotaged = path.join(REPO, 'node_modules/.cache/toolprep-test/sabotaged-build');
+  rmSync(sabotaged, { recursive: true, force: true });
+  mkdirSync(sabotaged, { recursive: true });
+  cpSync(path.join(BUILD_PACKAGE, 'dist'), path.join(sabotaged, 'dist'), { recursive: true });
+  const flatten = path.join(sabotaged, 'dist/src/prepare/flatten.js');
+  const source = readFileSync(flatten, 'utf8');
+  const broken = source.replace(
+    'enum: variants.flatMap((variant) => variant.tags),',
+    'enum: variants.flatMap((variant) => variant.tags).slice(1),',
+  );
+  expect(broken).not.toBe(source);
+  writeFileSync(flatten, broken);
+  try {
+    const result = spawnSync(
+      process.execPath,
+      [path.join(sabotaged, 'dist/src/cli/main.js'), 'check', '--explain', '--no-cache'],
+      { cwd: fixture.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /src\/tools\/shapes\.ts:\d+ .*send_message.*toolprep's mcp document refuses \{"to":"(person|channel)",.*which the contract accepts: \/to must be equal to one of the allowed values.*bug in toolprep/s,
+    );
+  } finally {
+    rmSync(sabotaged, { recursive: true, force: true });
+  }
+});
+
+test('the time budget per tool bounds the pass, and the tools it cut short are named', () => {
+  const result = fixture.cli('check', '--explain', '--explain-ms', '0');
+  expect(result.status).toBe(0);
+  expect(result.stdout).toMatch(
+    /no value the contracts accept was tried; out of time before every value was tried: send_message, schedule_meeting;/,
+  );
+});
