@@ -24,6 +24,7 @@ export interface CachedFile {
     readonly member?: string | number;
     readonly prepared: PreparedTool;
     readonly size: ToolSize;
+    readonly hidden: number;
   }[];
   readonly warnings: readonly Problem[];
 }

@@ -3,9 +3,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { builderOf } from '../adapters/builders.js';
 import { issuePath } from '../adapters/issue-path.js';
 import { libraryOf } from '../adapters/libraries.js';
-import { prepareSettingsOf } from '../config/options.js';
+import { type PrepareSettings, prepareSettingsOf } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
-import { findContracts } from '../discover/find-contracts.js';
+import type { ToolContract } from '../contract/types.js';
+import { type ContractRef, findContracts } from '../discover/find-contracts.js';
 import { loadModules } from '../load/load-modules.js';
 import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
@@ -96,104 +97,141 @@ export async function explainProject(options: ExplainOptions): Promise<Explanati
   for (const ref of refs) {
     const exports = loaded.modules.get(ref.file)?.exports;
     const contract = exports && contractAt(exports, ref);
-    if (!isToolContract(contract) || contract.input === undefined) continue;
-    const settings = { ...prepareSettingsOf(config), exportName: defaultNameOf(ref), description: ref.jsdoc };
-    let shown: PreparedTool;
-    let document: JsonSchema;
-    let emitted: PreparedTool;
-    try {
-      shown = prepareTool(contract, settings);
-      document = prepareTool(contract, { ...settings, flatten: false, profiles: [] }).inputSchema.mcp;
-      // The proof is on the contract's own documents: extension keys are another schema's.
-      emitted = settings.extend ? prepareTool(contract, { ...settings, extend: undefined }) : shown;
-    } catch (error) {
-      // A contract that cannot be prepared is `generate`'s to report.
-      if (error instanceof ToolprepError) continue;
-      throw error;
-    }
-    const { name } = shown;
-    const adapter = libraryOf(contract.input)?.runtime;
-    const library = builderOf(contract.input);
-    if (!adapter || !library) continue;
+    if (!isToolContract(contract)) continue;
+    const explained = await explainTool(contract, ref, prepareSettingsOf(config), {
+      milliseconds: budget,
+      prove: true,
+    });
+    if (!explained) continue;
     tools++;
-    const deadline = performance.now() + budget;
-    const verdicts = new Map<string, Awaited<ReturnType<typeof refusalOf>> | 'accepted'>();
-    const verdictOn = async (value: unknown) => {
-      const key = JSON.stringify(value);
-      let verdict = verdicts.get(key);
-      if (verdict === undefined) {
-        samples++;
-        verdict = (await refusalOf(() => adapter.validate(contract.input, value))) ?? 'accepted';
-        verdicts.set(key, verdict);
-      }
-      return verdict;
-    };
-    const byField = new Map<string, HiddenConstraint>();
-    let timedOut = false;
-    for (const sample of documentedValues(document).slice(0, SAMPLES_PER_TOOL)) {
+    findings.push(...explained.findings);
+    problems.push(...explained.problems);
+    samples += explained.samples;
+    proven += explained.proven;
+    if (explained.outOfTime) outOfTime.push(explained.tool);
+  }
+  return { findings, problems, tools, samples, proven, outOfTime, milliseconds: performance.now() - started };
+}
+
+/**
+ * One tool's pass: its hidden constraints and, with `prove`, the superset on its documents. The
+ * tool as the generator prepared it may be given, so that it is not prepared again.
+ */
+export async function explainTool(
+  contract: ToolContract,
+  ref: ContractRef,
+  prepareSettings: PrepareSettings,
+  { milliseconds, prove }: { readonly milliseconds: number; readonly prove: boolean },
+  prepared?: PreparedTool,
+): Promise<
+  | {
+      readonly tool: string;
+      readonly findings: HiddenConstraint[];
+      readonly problems: Problem[];
+      readonly samples: number;
+      readonly proven: number;
+      readonly outOfTime: boolean;
+    }
+  | undefined
+> {
+  if (contract.input === undefined) return undefined;
+  const settings = { ...prepareSettings, exportName: defaultNameOf(ref), description: ref.jsdoc };
+  let shown: PreparedTool;
+  let document: JsonSchema;
+  let emitted: PreparedTool;
+  try {
+    shown = prepared ?? prepareTool(contract, settings);
+    document = settings.flatten
+      ? prepareTool(contract, { ...settings, flatten: false, profiles: [] }).inputSchema.mcp
+      : shown.inputSchema.mcp;
+    // The proof is on the contract's own documents: extension keys are another schema's.
+    emitted = settings.extend ? prepareTool(contract, { ...settings, extend: undefined }) : shown;
+  } catch (error) {
+    // A contract that cannot be prepared is `generate`'s to report.
+    if (error instanceof ToolprepError) return undefined;
+    throw error;
+  }
+  const { name } = shown;
+  const adapter = libraryOf(contract.input)?.runtime;
+  const library = builderOf(contract.input);
+  if (!adapter || !library) return undefined;
+  const deadline = performance.now() + milliseconds;
+  let samples = 0;
+  let proven = 0;
+  const problems: Problem[] = [];
+  const verdicts = new Map<string, Awaited<ReturnType<typeof refusalOf>> | 'accepted'>();
+  const verdictOn = async (value: unknown) => {
+    const key = JSON.stringify(value);
+    let verdict = verdicts.get(key);
+    if (verdict === undefined) {
+      samples++;
+      verdict = (await refusalOf(() => adapter.validate(contract.input, value))) ?? 'accepted';
+      verdicts.set(key, verdict);
+    }
+    return verdict;
+  };
+  const byField = new Map<string, HiddenConstraint>();
+  let timedOut = false;
+  for (const sample of documentedValues(document).slice(0, SAMPLES_PER_TOOL)) {
+    if (performance.now() > deadline) {
+      timedOut = true;
+      break;
+    }
+    const refusal = await verdictOn(sample.value);
+    if (refusal === 'accepted') continue;
+    // An issue names its field (none: a rule across the object's fields); a throw names none, so
+    // the field the value varied is the one to blame.
+    const at = refusal.thrown ? sample.path : refusal.path;
+    const field = ['input', ...at].join('.');
+    const known = byField.get(field);
+    if (known && JSON.stringify(known.counterexample).length <= JSON.stringify(sample.value).length) continue;
+    byField.set(field, {
+      tool: name,
+      file: ref.file,
+      line: ref.line,
+      field,
+      counterexample: sample.value,
+      message: refusal.message,
+      described: describedAt(document, at),
+    });
+  }
+
+  // The values the contract accepts, from the library's own JSON Schema of it and from the
+  // unflattened document (whose values are parsed already). Params join the input in the
+  // documents, so a tool with params has no such values of its input alone.
+  if (prove && contract.params === undefined) {
+    const own = library.convert(contract.input, { dialect: 'draft-2020-12', io: 'input' }).document;
+    const accepted: unknown[] = [];
+    for (const { value } of [
+      ...documentedValues(own).slice(0, SAMPLES_PER_TOOL),
+      ...documentedValues(document),
+    ]) {
       if (performance.now() > deadline) {
         timedOut = true;
         break;
       }
-      const refusal = await verdictOn(sample.value);
-      if (refusal === 'accepted') continue;
-      // An issue names its field (none: a rule across the object's fields); a throw names none, so
-      // the field the value varied is the one to blame.
-      const at = refusal.thrown ? sample.path : refusal.path;
-      const field = ['input', ...at].join('.');
-      const known = byField.get(field);
-      if (known && JSON.stringify(known.counterexample).length <= JSON.stringify(sample.value).length)
-        continue;
-      byField.set(field, {
+      if (
+        (await verdictOn(value)) === 'accepted' &&
+        !accepted.some((known) => isDeepStrictEqual(known, value))
+      )
+        accepted.push(value);
+    }
+    proven = accepted.length;
+    for (const violation of supersetViolations(emitted, accepted))
+      problems.push({
+        severity: 'error',
+        code: 'superset-violated',
         tool: name,
         file: ref.file,
         line: ref.line,
-        field,
-        counterexample: sample.value,
-        message: refusal.message,
-        described: describedAt(document, at),
+        ...(violation.document === 'mcp' || violation.document === 'agent'
+          ? {}
+          : { profile: violation.document }),
+        message: `toolprep's ${violation.document} document refuses ${JSON.stringify(violation.value)}, which the contract accepts: ${violation.message}`,
+        hint: 'this is a bug in toolprep, not in the contract: please report it with this value',
       });
-    }
-    findings.push(...byField.values());
-
-    // The values the contract accepts, from the library's own JSON Schema of it and from the
-    // unflattened document (whose values are parsed already). Params join the input in the
-    // documents, so a tool with params has no such values of its input alone.
-    if (contract.params === undefined) {
-      const own = library.convert(contract.input, { dialect: 'draft-2020-12', io: 'input' }).document;
-      const accepted: unknown[] = [];
-      for (const { value } of [
-        ...documentedValues(own).slice(0, SAMPLES_PER_TOOL),
-        ...documentedValues(document),
-      ]) {
-        if (performance.now() > deadline) {
-          timedOut = true;
-          break;
-        }
-        if (
-          (await verdictOn(value)) === 'accepted' &&
-          !accepted.some((known) => isDeepStrictEqual(known, value))
-        )
-          accepted.push(value);
-      }
-      proven += accepted.length;
-      for (const violation of supersetViolations(emitted, accepted))
-        problems.push({
-          severity: 'error',
-          code: 'superset-violated',
-          tool: name,
-          file: ref.file,
-          line: ref.line,
-          ...(violation.document === 'mcp' || violation.document === 'agent'
-            ? {}
-            : { profile: violation.document }),
-          message: `toolprep's ${violation.document} document refuses ${JSON.stringify(violation.value)}, which the contract accepts: ${violation.message}`,
-          hint: 'this is a bug in toolprep, not in the contract: please report it with this value',
-        });
-    }
-    if (timedOut) outOfTime.push(name);
   }
-  return { findings, problems, tools, samples, proven, outOfTime, milliseconds: performance.now() - started };
+  return { tool: name, findings: [...byField.values()], problems, samples, proven, outOfTime: timedOut };
 }
 
 /** The first issue of a refused value, with its path; a parser that throws is a refusal too. */

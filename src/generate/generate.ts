@@ -1,17 +1,20 @@
 import { performance } from 'node:perf_hooks';
-import type { ResolvedToolprepConfig } from '../config/options.js';
+import { prepareSettingsOf, type ResolvedToolprepConfig } from '../config/options.js';
+import { isToolContract } from '../contract/define-tool.js';
 import { type ContractRef, findContracts } from '../discover/find-contracts.js';
 import { emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
 import type { GeneratedFile } from '../emit/write-files.js';
-import { loadModules } from '../load/load-modules.js';
+import { type LoadedModule, loadModules } from '../load/load-modules.js';
 import { captureProjectHandshake } from '../load/mcp-handshake.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { prepareExtension } from '../prepare/extension.js';
 import type { Problem } from '../shared/problems.js';
 import { projectPath } from '../shared/project-path.js';
+import { explainTool } from './explain.js';
 import {
   budgetOverruns,
+  contractAt,
   duplicateNames,
   type FoundTool,
   prepareFile,
@@ -44,6 +47,8 @@ export interface Generation {
     /** Files past the text pre-filter. */
     readonly parsed: number;
     readonly tools: number;
+    /** The hidden constraints a short pass found (what `check --explain` reports in full), and in how many tools. */
+    readonly hidden: { readonly constraints: number; readonly tools: number };
     /** Contract files whose tools came from the cache, unevaluated. */
     readonly fromCache: number;
     readonly milliseconds: number;
@@ -83,6 +88,7 @@ export async function generateProject(
         scanned: files.length,
         parsed: discovery.parsed,
         tools: 0,
+        hidden: { constraints: 0, tools: 0 },
         fromCache: 0,
         milliseconds: performance.now() - started,
       },
@@ -101,11 +107,11 @@ export async function generateProject(
       continue;
     }
     warnings.push(...hit.warnings);
-    for (const { exportName, member, prepared, size } of hit.tools) {
+    for (const { exportName, member, prepared, size, hidden = 0 } of hit.tools) {
       const ref = refs.find(
         (candidate) => candidate.exportName === exportName && candidate.member === member,
       ) as ContractRef;
-      found.push({ prepared, file, exportName, member, size, ref });
+      found.push({ prepared, file, exportName, member, size, ref, hidden });
     }
   }
   if (toLoad.length > 20) options.progress?.(`[toolprep] loading ${toLoad.length} contract files…`);
@@ -129,18 +135,20 @@ export async function generateProject(
       const result = prepareFile(refs, module, config, discovery.foreignExports.get(file) ?? []);
       problems.push(...result.problems);
       warnings.push(...result.warnings);
-      found.push(...result.tools);
+      const tools = await Promise.all(result.tools.map((tool) => withHiddenCount(tool, module, config)));
+      found.push(...tools);
       if (cache && module && result.problems.length === 0) {
-        const tools = result.tools.map(({ exportName, member, prepared, size }) => ({
+        const entries = tools.map(({ exportName, member, prepared, size, hidden }) => ({
           exportName,
           member,
           prepared,
           size,
+          hidden,
         }));
         cache.store(file, {
           key: cache.keyOf(refs),
           inputs: module.inputs,
-          tools,
+          tools: entries,
           warnings: result.warnings,
         });
       }
@@ -162,6 +170,10 @@ export async function generateProject(
     scanned: files.length,
     parsed: discovery.parsed,
     tools: found.length,
+    hidden: {
+      constraints: found.reduce((sum, tool) => sum + tool.hidden, 0),
+      tools: found.filter((tool) => tool.hidden > 0).length,
+    },
     fromCache: cache?.hits ?? 0,
     milliseconds: performance.now() - started,
   };
@@ -204,6 +216,27 @@ export async function generateProject(
     warnings,
     stats,
   };
+}
+
+/** Milliseconds a generation spends looking for each new tool's hidden constraints. */
+const HIDDEN_PASS_MILLISECONDS = 50;
+
+/** The tool with the count of hidden constraints a short pass finds, for the run's summary. */
+async function withHiddenCount(
+  tool: FoundTool,
+  module: LoadedModule | undefined,
+  config: ResolvedToolprepConfig,
+): Promise<FoundTool> {
+  const contract = module?.exports && contractAt(module.exports, tool.ref);
+  if (!isToolContract(contract)) return tool;
+  const explained = await explainTool(
+    contract,
+    tool.ref,
+    prepareSettingsOf(config),
+    { milliseconds: HIDDEN_PASS_MILLISECONDS, prove: false },
+    tool.prepared,
+  );
+  return { ...tool, hidden: explained?.findings.length ?? 0 };
 }
 
 /**

@@ -41,5 +41,10 @@ export function describeOutcome(outcome: RunOutcome, { reason, watching }: Descr
     : outcome.written.length > 0
       ? `wrote ${outcome.written.join(', ')}`
       : 'the files were up to date';
-  return { summary: `[toolprep] ${reason}: ${found}; ${result}`, warnings, problems: [] };
+  const { hidden } = generation.stats;
+  const explain =
+    hidden.constraints > 0
+      ? `; ${plural(hidden.constraints, 'hidden constraint')} in ${plural(hidden.tools, 'tool')}: toolprep check --explain shows them`
+      : '';
+  return { summary: `[toolprep] ${reason}: ${found}; ${result}${explain}`, warnings, problems: [] };
 }

@@ -10,7 +10,11 @@ import { exportPath } from '../shared/export-path.js';
 import { type Problem, placed, ToolprepError } from '../shared/problems.js';
 
 /** A prepared tool with the export it came from. */
-export type FoundTool = EmittableTool & { readonly ref: ContractRef };
+export type FoundTool = EmittableTool & {
+  readonly ref: ContractRef;
+  /** Rules its parser enforces that its documents do not show, as many as a short pass found. */
+  readonly hidden: number;
+};
 
 /** Prepares the contracts one loaded file exports; every problem is located at its export. */
 export function prepareFile(
@@ -58,7 +62,15 @@ export function prepareFile(
         warn: (problem) => warnings.push(placed(problem, ref.file, ref.line)),
       });
       const size = toolSize(prepared);
-      tools.push({ prepared, file: ref.file, exportName: ref.exportName, member: ref.member, size, ref });
+      tools.push({
+        prepared,
+        file: ref.file,
+        exportName: ref.exportName,
+        member: ref.member,
+        size,
+        ref,
+        hidden: 0,
+      });
     } catch (error) {
       if (!(error instanceof ToolprepError)) throw error;
       problems.push(...error.problems.map((problem) => placed(problem, ref.file, ref.line)));

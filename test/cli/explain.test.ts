@@ -8,9 +8,10 @@ import { copyFixture, type FixtureProject } from '../support/fixture-project.js'
  */
 let fixture: FixtureProject;
 let output: string;
+let generated: string;
 beforeAll(() => {
   fixture = copyFixture('hidden-constraints');
-  fixture.cli('generate');
+  generated = fixture.cli('generate').stdout;
   const result = fixture.cli('check', '--explain');
   expect(result.status).toBe(0);
   output = result.stdout;
@@ -41,4 +42,10 @@ test('a contract whose rules all reach its document reports nothing', () => {
   expect(output).toMatch(
     /\[toolprep\] explain: 4 hidden constraints in 4 tools \(\d+ documented values parsed\); every document takes the \d+ values the contracts accept; in \d+ ms/,
   );
+});
+
+test('generate says how many there are, and where to see them; a run from the cache says the same', () => {
+  const summary = '; 4 hidden constraints in 3 tools: toolprep check --explain shows them';
+  expect(generated).toMatch(new RegExp(`wrote .*${summary}\n$`));
+  expect(fixture.cli('generate').stdout).toMatch(new RegExp(`\\(1 file from cache\\).*${summary}\n$`));
 });
