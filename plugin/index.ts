@@ -6,13 +6,15 @@ import {
   type UnpluginContext,
   type UnpluginFactory,
 } from 'unplugin';
-import type { ToolprepConfig } from '../src/config/options.js';
+import type { ResolvedToolprepConfig, ToolprepConfig } from '../src/config/options.js';
 import {
   createGeneratorContext,
   type GeneratorContext,
   type GeneratorContextOptions,
 } from '../src/generate/context.js';
 import { describeOutcome } from '../src/generate/outcome.js';
+import { manifestInHead, surfaceReport } from '../src/generate/report.js';
+import type { Manifest } from '../src/manifest/manifest.js';
 import { describeError } from '../src/shared/problems.js';
 
 /**
@@ -49,6 +51,9 @@ interface WebpackLikeCompiler {
   };
 }
 
+/** Where Vite's dev server serves the surface report. */
+const REPORT_PATH = '/__toolprep';
+
 const fail = (text: string): never => {
   // Throwing fails the build in every bundler.
   throw new Error(text);
@@ -84,6 +89,8 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
     changed = undefined;
     return reason;
   };
+  /** The last surface generated, for the dev server's report page; its version counts regenerations. */
+  let surface: { manifest: Manifest; config: ResolvedToolprepConfig; version: number } | undefined;
   const run = async (sink: Sink, reason = takeReason()): Promise<void> => {
     const outcome = await context()
       .run()
@@ -92,6 +99,12 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
         sink.error(describeError(error));
       });
     if (!outcome) return;
+    if (outcome.generation?.manifest && outcome.config)
+      surface = {
+        manifest: outcome.generation.manifest,
+        config: outcome.config,
+        version: (surface?.version ?? 0) + 1,
+      };
     const report = describeOutcome(outcome, { reason, watching });
     if (watching && report.summary) sink.info(report.summary);
     for (const warning of report.warnings) sink.warn(warning);
@@ -206,6 +219,31 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
           const reason = `${path.relative(context().root, file)} changed`;
           void run(sink, reason);
         });
+        // The surface report, live, compared with the manifest of the last commit.
+        const project = { root: context().root, configFile: config, inline };
+        const pages = new Map<number, Promise<string>>();
+        server.middlewares.use(REPORT_PATH, (request, response) => {
+          const shown = surface;
+          if (request.url?.startsWith('/version')) return response.end(String(shown?.version ?? 0));
+          if (!shown) {
+            response.statusCode = 503;
+            return response.end('toolprep has not generated the tools yet');
+          }
+          if (!pages.has(shown.version)) {
+            pages.clear();
+            const live = { versionUrl: `${REPORT_PATH}/version`, version: shown.version };
+            const committed = manifestInHead(project.root, shown.config);
+            pages.set(shown.version, surfaceReport(project, shown.manifest, shown.config, committed, live));
+          }
+          void (pages.get(shown.version) as Promise<string>).then(
+            (page) => response.setHeader('content-type', 'text/html; charset=utf-8').end(page),
+            (error: unknown) => {
+              response.statusCode = 500;
+              response.end(describeError(error));
+            },
+          );
+        });
+        logger.info(`[toolprep] the tool surface report: ${REPORT_PATH}`, { timestamp: true });
       },
     },
     rolldown: {

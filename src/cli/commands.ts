@@ -1,11 +1,14 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createGeneratorContext, type GeneratorContextOptions } from '../generate/context.js';
 import { explainProject, formatFinding } from '../generate/explain.js';
 import { describeOutcome } from '../generate/outcome.js';
+import { committedManifest, surfaceReport } from '../generate/report.js';
 import type { ManifestTool } from '../manifest/manifest.js';
+import { describePlan } from '../manifest/plan-text.js';
 import { formatProblem } from '../shared/problems.js';
-import { constraintsText, typeText } from '../shared/schema-text.js';
+import { fieldRows } from '../shared/schema-text.js';
 import { type Output, printReport } from './output.js';
-import { describePlan } from './plan-text.js';
 
 export interface CommandContext {
   readonly generateOptions: GeneratorContextOptions;
@@ -58,6 +61,7 @@ export async function runInspect(
   context: CommandContext,
   name: string | undefined,
   json: boolean,
+  html?: string,
 ): Promise<number> {
   const outcome = await createGeneratorContext({ ...context.generateOptions, write: false }).run();
   const report = describeOutcome(outcome, { reason: 'inspect' });
@@ -65,6 +69,16 @@ export async function runInspect(
   const manifest = outcome.generation?.manifest;
   if (!manifest) return 1;
   const { out, err } = context.output;
+  if (html !== undefined && outcome.config) {
+    const root = path.resolve(context.generateOptions.root ?? '.');
+    const committed = committedManifest(root, outcome.config);
+    const file = path.resolve(html);
+    writeFileSync(file, await surfaceReport(context.generateOptions, manifest, outcome.config, committed));
+    out(
+      `[toolprep] inspect: wrote ${path.relative(process.cwd(), file) || file} (${manifest.tools.length} tools)`,
+    );
+    return 0;
+  }
   const tools = name === undefined ? manifest.tools : manifest.tools.filter((tool) => tool.name === name);
   if (name !== undefined && tools.length === 0) {
     err(
@@ -101,26 +115,16 @@ function describeTool(tool: ManifestTool, { paint }: Output): string[] {
     '',
     '  input',
   ];
-  const walk = (schema: Record<string, unknown>, depth: number): void => {
-    const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-    const required = new Set((schema.required ?? []) as string[]);
-    for (const [key, field] of Object.entries(properties)) {
-      const constraints = constraintsText(field);
-      const notes = [
-        ...(typeof field.description === 'string' ? [field.description] : []),
-        ...(constraints.length > 0 ? [`(${constraints.join(', ')})`] : []),
-      ];
-      const note = notes.length > 0 ? paint.dim(`  ${notes.join(' ')}`) : '';
-      lines.push(`${'  '.repeat(depth + 2)}${key}${required.has(key) ? '' : '?'}: ${typeText(field)}${note}`);
-      if (field.type === 'object') walk(field, depth + 1);
-      const items = field.items as Record<string, unknown> | undefined;
-      if (items && typeof items === 'object' && items.type === 'object') walk(items, depth + 1);
+  const walk = (schema: unknown): void => {
+    for (const row of fieldRows(schema)) {
+      const note = row.notes.length > 0 ? paint.dim(`  ${row.notes.join(' ')}`) : '';
+      lines.push(`${'  '.repeat(row.depth + 2)}${row.key}${row.required ? '' : '?'}: ${row.type}${note}`);
     }
   };
-  walk(tool.inputSchema.mcp as Record<string, unknown>, 0);
+  walk(tool.inputSchema.mcp);
   for (const [profile, document] of Object.entries(tool.profiles ?? {})) {
     lines.push('', `  as ${profile}`);
-    walk(document.inputSchema as Record<string, unknown>, 0);
+    walk(document.inputSchema);
   }
   lines.push('', '  plan', ...describePlan(tool.plan).map((line) => `    ${line}`));
   return lines;

@@ -35,7 +35,7 @@ const HELP: Record<string, string> = {
                     validate values each contract accepts against every document toolprep emits
                     for it (a refusal is a bug in toolprep, and fails the command)
   --explain-ms <ms> the time each tool's values may take (default 250)\n${COMMON}`,
-  inspect: `Usage: toolprep inspect [name] [--json] [options]\n\nWithout a name, lists the tools with their size as shown to a model; with one, shows its\npresented document as a tree, its coercion plan and its size.\n\n  --json            print the manifest entry (or the whole manifest) as JSON\n${COMMON}`,
+  inspect: `Usage: toolprep inspect [name] [--json | --html <file>] [options]\n\nWithout a name, lists the tools with their size as shown to a model; with one, shows its\npresented document as a tree, its coercion plan and its size.\n\n  --json            print the manifest entry (or the whole manifest) as JSON\n  --html <file>     write one self-contained page of every tool as a model sees it, with its\n                    tokens against the budget, its plan, its hidden constraints, and the\n                    changes since the committed manifest\n${COMMON}`,
   watch: `Usage: toolprep watch [options]\n\nGenerates, then regenerates whenever a source file under the root changes. Its own output never\ntriggers a run; on problems the last good output stays in place.\n${COMMON}`,
 };
 
@@ -80,7 +80,7 @@ export async function main(argv: readonly string[]): Promise<number> {
             : undefined,
         );
       case 'inspect':
-        return await runInspect(context, rest[0], Boolean(values.json));
+        return await runInspect(context, rest[0], Boolean(values.json), values.html);
       case 'watch': {
         const controller = new AbortController();
         process.once('SIGINT', () => controller.abort());
@@ -115,6 +115,7 @@ function parse(argv: readonly string[]) {
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       json: { type: 'boolean' },
+      html: { type: 'string' },
       explain: { type: 'boolean' },
       'explain-ms': { type: 'string' },
       'no-cache': { type: 'boolean' },

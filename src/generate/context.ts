@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { ResolvedToolprepConfig } from '../config/options.js';
 import { compareWithDisk, type StaleReport } from '../emit/compare.js';
 import { TEMPORARY_SUFFIX, writeChangedFiles } from '../emit/write-files.js';
 import { type Problem, ToolprepError } from '../shared/problems.js';
@@ -26,6 +27,8 @@ export interface RunOutcome {
   /** In check mode, what is stale (nothing when current). */
   readonly stale?: StaleReport;
   readonly generation?: Generation;
+  /** The options the run resolved, when it got that far. */
+  readonly config?: ResolvedToolprepConfig;
   /** The whole run, the options and the file listing included. */
   readonly milliseconds: number;
 }
@@ -79,7 +82,13 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
     const generation = await generateProject(project, state, options);
     lastFingerprint = fingerprint;
     contractFiles = generation.contractFiles.map((file) => path.resolve(root, file));
-    const base = { ran: true, problems: generation.problems, warnings: generation.warnings, generation };
+    const base = {
+      ran: true,
+      problems: generation.problems,
+      warnings: generation.warnings,
+      generation,
+      config: project.config,
+    };
     // On problems the last good output stays in place.
     if (generation.problems.length > 0 || !generation.manifest) return outcome({ ...base, written: [] });
     if (options.check) {

@@ -22,6 +22,13 @@ export function typeText(schema: unknown): string {
       ? [schema.type]
       : [];
   const texts = types.map((type) => {
+    if (type === 'array' && Array.isArray(schema.prefixItems)) {
+      // A tuple: each place's type, then what any further items take.
+      const places = schema.prefixItems.map(typeText);
+      const rest =
+        schema.items === false || schema.items === undefined ? [] : [`...${typeText(schema.items)}[]`];
+      return `[${[...places, ...rest].join(', ')}]`;
+    }
     if (type === 'array') {
       const item = typeText(schema.items ?? {});
       return item.includes(' ') ? `(${item})[]` : `${item}[]`;
@@ -56,4 +63,41 @@ export function constraintsText(schema: unknown): string[] {
   if (typeof schema.pattern === 'string') words.push(`pattern /${schema.pattern}/`);
   if ('default' in schema) words.push(`default ${JSON.stringify(schema.default)}`);
   return words;
+}
+
+/** One field of an object document, as `inspect` and the report show it. */
+export interface FieldRow {
+  /** How deep in nested objects (and objects in lists) the field is: 0 at the top. */
+  readonly depth: number;
+  readonly key: string;
+  readonly required: boolean;
+  /** `typeText` of the field. */
+  readonly type: string;
+  /** Its description, then its constraints in words. */
+  readonly notes: readonly string[];
+}
+
+/** The fields of an object document, nested objects (and lists of objects) after their field. */
+export function fieldRows(schema: unknown, depth = 0): FieldRow[] {
+  if (!isSchema(schema)) return [];
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return Object.entries(properties).flatMap(([key, field]) => {
+    if (!isSchema(field)) return [];
+    const constraints = constraintsText(field);
+    const row: FieldRow = {
+      depth,
+      key,
+      required: required.has(key),
+      type: typeText(field),
+      notes: [
+        ...(typeof field.description === 'string' ? [field.description] : []),
+        ...(constraints.length > 0 ? [`(${constraints.join(', ')})`] : []),
+      ],
+    };
+    const items = field.items;
+    const nested =
+      field.type === 'object' ? field : isSchema(items) && items.type === 'object' ? items : undefined;
+    return [row, ...(nested ? fieldRows(nested, depth + 1) : [])];
+  });
 }

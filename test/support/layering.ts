@@ -20,7 +20,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   surfaces: ['shared', 'runtime', 'manifest'],
   generate: ['shared', 'manifest', 'contract', 'adapters', 'config', 'discover', 'load', 'prepare', 'emit'],
   cli: ['shared', 'manifest', 'config', 'generate'],
-  plugin: ['shared', 'config', 'generate'],
+  plugin: ['shared', 'manifest', 'config', 'generate'],
 };
 
 /** Adapter files that run only at build time: the builders, which convert schemas with packages. */

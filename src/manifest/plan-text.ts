@@ -1,4 +1,4 @@
-import type { Plan, PlanNode } from '../manifest/plan.js';
+import type { Plan, PlanNode } from './plan.js';
 
 /**
  * A tool's plan in words, one line per position that does something:

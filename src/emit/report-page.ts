@@ -1,0 +1,178 @@
+import type { Manifest, ManifestTool } from '../manifest/manifest.js';
+import { describePlan } from '../manifest/plan-text.js';
+import { fieldRows } from '../shared/schema-text.js';
+
+/** A rule a tool's parser enforces that its documents do not show (`check --explain`). */
+export interface ReportFinding {
+  readonly tool: string;
+  readonly field: string;
+  readonly counterexample: unknown;
+  readonly message: string;
+  readonly described: boolean;
+}
+
+export interface ReportInput {
+  readonly manifest: Manifest;
+  /** The config's token budget: each tool's bar is drawn against it, and an overrun marked. */
+  readonly budget?: { readonly tool?: number; readonly total?: number };
+  /** What changed since the committed manifest (`describeSurfaceChanges`); none to compare: absent. */
+  readonly changes?: readonly string[];
+  readonly findings?: readonly ReportFinding[];
+  /** A page a dev server serves: it reloads when `versionUrl` answers another version. */
+  readonly live?: { readonly versionUrl: string; readonly version: number };
+}
+
+const html = (text: string): string =>
+  text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+const anchor = (name: string): string => `tool-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
+/**
+ * The tool surface as one self-contained page (no network when it is viewed): every tool as a
+ * model sees it, under MCP and each profile, a bar of tokens per tool against the budget, the plan
+ * in words, the hidden constraints, and the changes since the committed manifest.
+ */
+export function reportPage(input: ReportInput): string {
+  const { manifest, budget = {}, changes, findings = [] } = input;
+  const tools = manifest.tools;
+  const largest = Math.max(1, budget.tool ?? 0, ...tools.map((tool) => tool.size.tokens));
+  const overTotal = budget.total !== undefined && manifest.totals.tokens > budget.total;
+  const profileTotals = Object.entries(manifest.totals.profiles ?? {})
+    .map(([profile, size]) => `<li>as ${html(profile)}: <b>${size.tokens}</b> tokens</li>`)
+    .join('');
+  const bars = tools
+    .map((tool) => {
+      const over = budget.tool !== undefined && tool.size.tokens > budget.tool;
+      return `<tr class="${over ? 'over' : ''}"><td><a href="#${anchor(tool.name)}">${html(tool.name)}</a></td><td class="bar"><span style="width:${((tool.size.tokens / largest) * 100).toFixed(1)}%"></span></td><td class="tokens" data-tokens="${tool.size.tokens}">${tool.size.tokens}${over ? ` (over ${budget.tool})` : ''}</td></tr>`;
+    })
+    .join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>toolprep: ${tools.length} tools, ${manifest.totals.tokens} tokens</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>Tool surface</h1>
+<p id="totals"><b data-total-tokens="${manifest.totals.tokens}">${manifest.totals.tokens}</b> tokens (o200k_base) in <b>${tools.length}</b> tools, ${manifest.totals.bytes} bytes as <code>tools/list</code> sends them${budget.total === undefined ? '' : `; budget ${budget.total}${overTotal ? ' <strong class="over">over budget</strong>' : ''}`}</p>
+${profileTotals ? `<ul class="profiles">${profileTotals}</ul>` : ''}
+</header>
+${changesSection(changes)}
+<section id="tokens"><h2>Tokens per tool${budget.tool === undefined ? '' : ` (budget ${budget.tool} each)`}</h2>
+<table class="bars">${bars}</table></section>
+${findingsSection(findings)}
+<main>${tools
+    .map((tool) =>
+      toolSection(
+        tool,
+        findings.filter((finding) => finding.tool === tool.name),
+      ),
+    )
+    .join('\n')}</main>
+${input.live ? liveScript(input.live) : ''}
+</body>
+</html>
+`;
+}
+
+function changesSection(changes: readonly string[] | undefined): string {
+  if (changes === undefined) return '';
+  if (changes.length === 0)
+    return '<section id="changes"><h2>Changes</h2><p>None: the surface is the committed manifest’s.</p></section>';
+  // A line that names a tool opens its group; the indented ones under it are its changes.
+  const groups: { head: string; tool?: string; lines: string[] }[] = [];
+  for (const line of changes) {
+    if (line.startsWith(' ')) groups.at(-1)?.lines.push(line.trim());
+    else
+      groups.push({
+        head: line,
+        tool: /tool (\S+)(?: added| removed|$| renamed to (\S+))/.exec(line)?.slice(1).filter(Boolean).at(-1),
+        lines: [],
+      });
+  }
+  const items = groups
+    .map(({ head, tool, lines }) => {
+      const title =
+        tool && !head.includes(' removed') ? `<a href="#${anchor(tool)}">${html(head)}</a>` : html(head);
+      const inner =
+        lines.length > 0 ? `<ul>${lines.map((line) => `<li>${html(line)}</li>`).join('')}</ul>` : '';
+      return `<li class="${head.includes('renamed') ? 'breaking' : ''}">${title}${inner}</li>`;
+    })
+    .join('');
+  return `<section id="changes"><h2>Changes since the committed manifest</h2><ul>${items}</ul></section>`;
+}
+
+function findingsSection(findings: readonly ReportFinding[]): string {
+  if (findings.length === 0) return '';
+  const items = findings
+    .map(
+      (finding) =>
+        `<li${finding.described ? ' class="info"' : ''}><a href="#${anchor(finding.tool)}">${html(finding.tool)}</a> <code>${html(finding.field)}</code>: ${findingText(finding)}</li>`,
+    )
+    .join('');
+  return `<section id="hidden"><h2>Hidden constraints (${findings.length})</h2><p>Rules a tool's parser enforces that its documents do not show: a model cannot know them. Describe each in the field's description, or express it in the schema.</p><ul>${items}</ul></section>`;
+}
+
+function findingText(finding: ReportFinding): string {
+  return `the document allows <code>${html(JSON.stringify(finding.counterexample))}</code>, which the parser refuses: ${html(finding.message)}`;
+}
+
+function fieldsTable(document: unknown): string {
+  const rows = fieldRows(document)
+    .map(
+      (row) =>
+        `<tr><td style="padding-left:${0.5 + row.depth * 1.5}em"><code>${html(row.key)}${row.required ? '' : '?'}</code></td><td><code>${html(row.type)}</code></td><td>${html(row.notes.join(' '))}</td></tr>`,
+    )
+    .join('');
+  return rows
+    ? `<table class="fields"><tr><th>field</th><th>type</th><th>notes</th></tr>${rows}</table>`
+    : '<p>No fields.</p>';
+}
+
+function toolSection(tool: ManifestTool, findings: readonly ReportFinding[]): string {
+  const profiles = Object.entries(tool.profiles ?? {});
+  const sizes = [
+    `${tool.size.tokens} tokens`,
+    `${tool.size.bytes} bytes`,
+    ...Object.entries(tool.size.profiles ?? {}).map(([profile, size]) => `${profile} ${size.tokens} tokens`),
+  ];
+  const plan = describePlan(tool.plan);
+  return `<article class="tool" id="${anchor(tool.name)}" data-tool="${html(tool.name)}" data-tokens="${tool.size.tokens}">
+<h2>${html(tool.name)}</h2>
+<p class="description">${html(tool.description)}</p>
+<p class="meta"><code>${html(tool.source)}</code> · ${sizes.map(html).join(' · ')}</p>
+<h3>As a model sees it</h3>
+${fieldsTable(tool.inputSchema.mcp)}
+${profiles.map(([profile, document]) => `<details><summary>as ${html(profile)}</summary>${fieldsTable(document.inputSchema)}</details>`).join('\n')}
+<h3>The plan</h3>
+${plan.length > 0 ? `<ul class="plan">${plan.map((line) => `<li>${html(line)}</li>`).join('')}</ul>` : '<p>Nothing to repair: the arguments go to the parser as they are.</p>'}
+${findings.length > 0 ? `<h3>Hidden constraints</h3><ul class="findings">${findings.map((finding) => `<li><code>${html(finding.field)}</code>: ${findingText(finding)}</li>`).join('')}</ul>` : ''}
+<details><summary>the documents as JSON</summary>${[['mcp', tool.inputSchema.mcp], ['agent', tool.inputSchema.agent], ...profiles.map(([profile, document]) => [profile, document.inputSchema] as const), ...(tool.outputSchema ? [['output', tool.outputSchema] as const] : [])].map(([name, document]) => `<h4>${html(String(name))}</h4><pre>${html(JSON.stringify(document, null, 2))}</pre>`).join('')}</details>
+</article>`;
+}
+
+function liveScript({ versionUrl, version }: { versionUrl: string; version: number }): string {
+  return `<script>
+const shown = ${version};
+setInterval(async () => {
+  try {
+    const now = await (await fetch(${JSON.stringify(versionUrl)})).text();
+    if (Number(now) !== shown) location.reload();
+  } catch {}
+}, 500);
+</script>`;
+}
+
+const STYLE = `
+body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:72em;padding:1em 2em;color:#222}
+h1{margin-bottom:0}h2{border-bottom:1px solid #ddd;padding-bottom:.2em}
+code,pre{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f6f6f6;padding:.8em;overflow:auto}
+table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:left;vertical-align:top}
+.bars{width:100%}.bars td:first-child{width:16em}.bar span{display:block;height:.9em;background:#4a7bd0;min-width:1px}
+.bars .tokens{width:10em;text-align:right}.over .bar span{background:#d0584a}.over,.breaking{color:#b3261e}
+.fields tr:nth-child(even){background:#fafafa}.fields th{border-bottom:1px solid #ddd}
+.tool{border-top:3px solid #eee;margin-top:2em}.meta{color:#666}.info{color:#666}
+details{margin:.4em 0}summary{cursor:pointer;color:#2a55a0}
+`;

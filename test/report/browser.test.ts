@@ -1,0 +1,138 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+
+/**
+ * The surface report in a real browser: headless Chromium (Debian's package, driven by
+ * playwright-core) opens the page `toolprep inspect --html` writes for a fixture project, finds
+ * each tool, reads its token figures, follows a change to its tool and keeps a screenshot in
+ * test-artifacts/; then Vite's dev server serves the page live, and the browser sees it follow an
+ * edited contract. Without Chromium (`apt-get install chromium`; `.ci/run` installs it), skipped.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = path.join(REPO, 'test-artifacts');
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium)
+  console.warn(`[toolprep] the browser tests are skipped: no ${CHROMIUM} (apt-get install chromium)`);
+
+type Browser = import('playwright-core').Browser;
+let browser: Browser;
+let fixture: FixtureProject;
+beforeAll(async () => {
+  if (!hasChromium) return;
+  const { chromium } = await import('playwright-core');
+  // The flags of this machine's closed network: no background connections, no sandbox as root.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  fixture = copyFixture('hidden-constraints');
+  fixture.write('toolprep.config.ts', 'export default { budget: { tool: 2000, total: 8000 } };\n');
+  expect(fixture.cli('generate').status).toBe(0);
+  mkdirSync(ARTIFACTS, { recursive: true });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  fixture?.remove();
+});
+
+describe.skipIf(!hasChromium)('the surface report in Chromium', () => {
+  test('inspect --html: every tool, its tokens, the hidden constraints, and a change followed to its tool', async () => {
+    // A change to a committed tool: a new field on search_notes.
+    fixture.write(
+      'src/tools/notes.ts',
+      fixture
+        .read('src/tools/notes.ts')
+        .replace(
+          'query: z.string().min(1).max(200),',
+          'query: z.string().min(1).max(200),\n    exact: z.boolean().optional(),',
+        ),
+    );
+    const written = fixture.cli('inspect', '--html', 'report.html');
+    expect(written.stdout).toMatch(/\[toolprep\] inspect: wrote .*report\.html \(4 tools\)/);
+    const page = await browser.newPage();
+    await page.goto(`file://${path.join(fixture.dir, 'report.html')}`);
+    // The surface as generated now (the page's), not as committed.
+    const manifest = JSON.parse(fixture.cli('inspect', '--json').stdout) as {
+      tools: { name: string; size: { tokens: number } }[];
+    };
+    // Each tool, with the token figure the page shows beside its bar.
+    const shown = await page.$$eval('article.tool', (articles) =>
+      articles.map((article) => [
+        article.getAttribute('data-tool'),
+        Number(article.getAttribute('data-tokens')),
+      ]),
+    );
+    expect(shown).toEqual(manifest.tools.map((tool) => [tool.name, tool.size.tokens]));
+    const bars = await page.$$eval('#tokens td.tokens', (cells) =>
+      cells.map((cell) => Number(cell.getAttribute('data-tokens'))),
+    );
+    expect(bars).toEqual(shown.map(([, tokens]) => tokens));
+    expect(await page.textContent('#totals')).toMatch(/\d+ tokens \(o200k_base\) in 4 tools/);
+    expect(await page.textContent('#hidden h2')).toBe('Hidden constraints (4)');
+
+    // The change since the committed manifest, followed to its tool.
+    const change = page.locator('#changes a', { hasText: 'tool search_notes' });
+    expect(await page.textContent('#changes')).toContain('+ field exact added (optional, boolean)');
+    await change.click();
+    expect(new URL(page.url()).hash).toBe('#tool-search_notes');
+    expect(await page.locator('#tool-search_notes').isVisible()).toBe(true);
+    const screenshot = path.join(ARTIFACTS, 'surface-report.png');
+    await page.screenshot({ path: screenshot, fullPage: true });
+    expect(existsSync(screenshot)).toBe(true);
+    await page.close();
+  });
+
+  test('Vite dev server: /__toolprep follows an edited contract', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: fixture.dir });
+    execFileSync('git', ['add', '-A'], { cwd: fixture.dir });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'tools'], {
+      cwd: fixture.dir,
+    });
+    const { createServer } = await import('vite');
+    const { default: toolprep } = await import('@toolprep/build/vite');
+    const server = await createServer({
+      root: fixture.dir,
+      configFile: false,
+      appType: 'custom',
+      logLevel: 'silent',
+      plugins: [toolprep()],
+      server: { port: 0, host: '127.0.0.1' },
+    });
+    await server.listen();
+    const page = await browser.newPage();
+    try {
+      const { port } = server.httpServer?.address() as { port: number };
+      const url = `http://127.0.0.1:${port}/__toolprep`;
+      // The first page waits for the first generation.
+      for (let tries = 0; tries < 100; tries++) {
+        const response = await page.goto(url);
+        if (response?.status() === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await page.textContent('#tool-open_note .description')).toBe('Open a note.');
+      fixture.write(
+        'src/tools/notes.ts',
+        fixture.read('src/tools/notes.ts').replace('/** Open a note. */', '/** Open one note. */'),
+      );
+      await page
+        .locator('#tool-open_note .description', { hasText: 'Open one note.' })
+        .waitFor({ timeout: 20_000 });
+      expect(await page.textContent('#changes')).toContain('~ tool open_note');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'surface-report-live.png') });
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
+});
