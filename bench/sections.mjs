@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createContractProject, formatStats, generatedContractProject, REPO, stats } from './contracts.mjs';
 
@@ -50,7 +51,7 @@ async function loadContracts(count) {
 export async function benchmarkStatelessList({ counts, quick }) {
   const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-  const { createMcpServer } = await import(dist('src/surfaces/mcp.js'));
+  const { createMcpServer } = await import(dist('src/surfaces/mcp-server.js'));
   const { createToolRuntime } = await import(dist('src/runtime/index.js'));
   const rows = [];
   for (const count of counts) {
@@ -389,9 +390,17 @@ export async function benchmarkSize() {
     path.join(example, 'dist/record.mjs'),
     "import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.RESOLVED_LOG, r.url + '\\n'); return r; }\n",
   );
+  // The answer to tools/list is marked in the same log: what loads after it (the SDK) is not counted.
   writeFileSync(
     path.join(example, 'dist/register.mjs'),
-    "import { register } from 'node:module';\nregister('./record.mjs', import.meta.url);\n",
+    [
+      "import { appendFileSync } from 'node:fs';",
+      "import { register } from 'node:module';",
+      "register('./record.mjs', import.meta.url);",
+      'const write = process.stdout.write.bind(process.stdout);',
+      "process.stdout.write = (chunk, ...rest) => { if (String(chunk).includes('\"id\":2}')) appendFileSync(process.env.RESOLVED_LOG, 'answered\\n'); return write(chunk, ...rest); };",
+      '',
+    ].join('\n'),
   );
   const requests = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} })}\n`;
   execFileSync(
@@ -399,11 +408,12 @@ export async function benchmarkSize() {
     ['--import', path.join(example, 'dist/register.mjs'), path.join(example, 'dist/server.js')],
     { input: requests, env: { ...process.env, RESOLVED_LOG: log }, stdio: ['pipe', 'ignore', 'ignore'] },
   );
-  const urls = [...new Set(readFileSync(log, 'utf8').trim().split('\n'))].filter((url) =>
+  const logged = readFileSync(log, 'utf8').trim().split('\n');
+  const urls = [...new Set(logged.slice(0, logged.indexOf('answered')))].filter((url) =>
     url.startsWith('file:'),
   );
   const size = (urls) => urls.reduce((sum, url) => sum + statSync(new URL(url)).size, 0);
-  const toolprep = urls.filter((url) => url.includes('/dist/src/') && !url.includes('/examples/'));
+  const toolprep = urls.filter((url) => url.startsWith(pathToFileURL(path.join(REPO, 'dist')).href));
   const own = urls.filter((url) => url.includes('/examples/notes-server/dist/'));
   const sdk = urls.filter((url) => url.includes('@modelcontextprotocol'));
   const zod = urls.filter((url) => url.includes('/zod/'));

@@ -15,7 +15,6 @@ import { contractAt, defaultNameOf } from './prepare-files.js';
 import { type ProjectOptions, resolveProject } from './project.js';
 import { documentedValues } from './sample-values.js';
 import { createGeneratorState } from './state.js';
-import { supersetViolations } from './superset.js';
 
 /** A value a tool's document describes that its own parser refuses: a rule the model cannot see. */
 export interface HiddenConstraint {
@@ -217,6 +216,8 @@ export async function explainTool(
         accepted.push(value);
     }
     proven = accepted.length;
+    // Loaded here: Ajv is for the proof, not for every generation.
+    const { supersetViolations } = await import('./superset.js');
     for (const violation of supersetViolations(emitted, accepted))
       problems.push({
         severity: 'error',
