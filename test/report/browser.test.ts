@@ -112,7 +112,10 @@ describe.skipIf(!hasChromium)('the surface report in Chromium', () => {
     await server.listen();
     const page = await browser.newPage();
     try {
-      const { port } = server.httpServer?.address() as { port: number };
+      const address = server.httpServer?.address();
+      if (!address || typeof address === 'string')
+        throw new Error('the Vite dev server is not listening on a port');
+      const { port } = address;
       const url = `http://127.0.0.1:${port}/__toolprep`;
       // The first page waits for the first generation.
       for (let tries = 0; tries < 100; tries++) {
