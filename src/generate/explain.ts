@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { builderOf } from '../adapters/builders.js';
 import { issuePath } from '../adapters/issue-path.js';
 import { libraryOf } from '../adapters/libraries.js';
+import type { RuntimeAdapter, SchemaBuilder } from '../adapters/types.js';
 import { type PrepareSettings, prepareSettingsOf } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ToolContract } from '../contract/types.js';
@@ -10,6 +11,8 @@ import { type ContractRef, findContracts } from '../discover/find-contracts.js';
 import { loadModules } from '../load/load-modules.js';
 import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
+import { setOwn } from '../runtime/json-text.js';
+import { isRecord } from '../shared/is-record.js';
 import { type Problem, ToolprepError } from '../shared/problems.js';
 import { contractAt, defaultNameOf } from './prepare-files.js';
 import { type ProjectOptions, resolveProject } from './project.js';
@@ -140,31 +143,31 @@ export async function explainTool(
   let emitted: PreparedTool;
   try {
     shown = prepared ?? prepareTool(contract, settings);
+    // The contract's own documents: extension keys are another schema's, parsed by it.
+    const own = { ...settings, extend: undefined };
+    emitted = settings.extend ? prepareTool(contract, own) : shown;
     document = settings.flatten
-      ? prepareTool(contract, { ...settings, flatten: false, profiles: [] }).inputSchema.mcp
-      : shown.inputSchema.mcp;
-    // The proof is on the contract's own documents: extension keys are another schema's.
-    emitted = settings.extend ? prepareTool(contract, { ...settings, extend: undefined }) : shown;
+      ? prepareTool(contract, { ...own, flatten: false, profiles: [] }).inputSchema.mcp
+      : emitted.inputSchema.mcp;
   } catch (error) {
     // A contract that cannot be prepared is `generate`'s to report.
     if (error instanceof ToolprepError) return undefined;
     throw error;
   }
   const { name } = shown;
-  const adapter = libraryOf(contract.input)?.runtime;
-  const library = builderOf(contract.input);
-  if (!adapter || !library) return undefined;
+  const parts = partsOf(contract);
+  if (!parts) return undefined;
   const deadline = performance.now() + milliseconds;
   let samples = 0;
   let proven = 0;
   const problems: Problem[] = [];
-  const verdicts = new Map<string, Awaited<ReturnType<typeof refusalOf>> | 'accepted'>();
+  const verdicts = new Map<string, Awaited<ReturnType<typeof refusalOfCall>> | 'accepted'>();
   const verdictOn = async (value: unknown) => {
     const key = JSON.stringify(value);
     let verdict = verdicts.get(key);
     if (verdict === undefined) {
       samples++;
-      verdict = (await refusalOf(() => adapter.validate(contract.input, value))) ?? 'accepted';
+      verdict = (await refusalOfCall(parts, shown.params ?? [], value)) ?? 'accepted';
       verdicts.set(key, verdict);
     }
     return verdict;
@@ -181,7 +184,7 @@ export async function explainTool(
     // An issue names its field (none: a rule across the object's fields); a throw names none, so
     // the field the value varied is the one to blame.
     const at = refusal.thrown ? sample.path : refusal.path;
-    const field = ['input', ...at].join('.');
+    const field = [refusal.root, ...at].join('.');
     const known = byField.get(field);
     if (known && JSON.stringify(known.counterexample).length <= JSON.stringify(sample.value).length) continue;
     byField.set(field, {
@@ -195,15 +198,13 @@ export async function explainTool(
     });
   }
 
-  // The values the contract accepts, from the library's own JSON Schema of it and from the
-  // unflattened document (whose values are parsed already). Params join the input in the
-  // documents, so a tool with params has no such values of its input alone.
-  if (prove && contract.params === undefined) {
-    const own = library.convert(contract.input, { dialect: 'draft-2020-12', io: 'input' }).document;
+  // The values the contract accepts, from its libraries' own JSON Schema of it and from the
+  // unflattened document (whose values are parsed already).
+  if (prove) {
     const accepted: unknown[] = [];
-    for (const { value } of [
-      ...documentedValues(own).slice(0, SAMPLES_PER_TOOL),
-      ...documentedValues(document),
+    for (const value of [
+      ...ownValues(parts).slice(0, SAMPLES_PER_TOOL),
+      ...documentedValues(document).map((sample) => sample.value),
     ]) {
       if (performance.now() > deadline) {
         timedOut = true;
@@ -235,10 +236,81 @@ export async function explainTool(
   return { tool: name, findings: [...byField.values()], problems, samples, proven, outOfTime: timedOut };
 }
 
+interface ParsedPart {
+  readonly schema: unknown;
+  readonly adapter: RuntimeAdapter;
+  readonly library: SchemaBuilder;
+}
+
+/** The input's and the params' parsers, each of its own library; undefined if one is unread. */
+function partsOf(
+  contract: ToolContract,
+): { readonly input: ParsedPart; readonly params?: ParsedPart } | undefined {
+  const partOf = (schema: unknown): ParsedPart | undefined => {
+    const adapter = libraryOf(schema)?.runtime;
+    const library = builderOf(schema);
+    return adapter && library ? { schema, adapter, library } : undefined;
+  };
+  const input = partOf(contract.input);
+  if (!input) return undefined;
+  if (contract.params === undefined) return { input };
+  const params = partOf(contract.params);
+  return params ? { input, params } : undefined;
+}
+
+/**
+ * A call's refusal as the runner parses it: the params' keys by the params' parser, the rest by
+ * the input's, each once; the refusal names which of them refused.
+ */
+async function refusalOfCall(
+  parts: { readonly input: ParsedPart; readonly params?: ParsedPart },
+  paramKeys: readonly string[],
+  value: unknown,
+): Promise<(Refusal & { root: 'input' | 'params' }) | undefined> {
+  const { params, input } = parts;
+  if (!params || !isRecord(value)) {
+    const refusal = await refusalOf(() => input.adapter.validate(input.schema, value));
+    return refusal && { ...refusal, root: 'input' };
+  }
+  const ofParams: Record<string, unknown> = {};
+  const ofInput: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value))
+    setOwn(paramKeys.includes(key) ? ofParams : ofInput, key, field);
+  const refusal = await refusalOf(() => params.adapter.validate(params.schema, ofParams));
+  if (refusal) return { ...refusal, root: 'params' };
+  const inputRefusal = await refusalOf(() => input.adapter.validate(input.schema, ofInput));
+  return inputRefusal && { ...inputRefusal, root: 'input' };
+}
+
+/**
+ * Values sampled from each part's own JSON Schema, by its own library. With params, each sampled
+ * params value goes with the input's first, and each input value with the params' first, so that
+ * every sample is a whole call.
+ */
+function ownValues(parts: { readonly input: ParsedPart; readonly params?: ParsedPart }): unknown[] {
+  const valuesOf = ({ library, schema }: ParsedPart) =>
+    documentedValues(library.convert(schema, { dialect: 'draft-2020-12', io: 'input' }).document).map(
+      (sample) => sample.value,
+    );
+  const inputValues = valuesOf(parts.input);
+  if (!parts.params) return inputValues;
+  const paramsValues = valuesOf(parts.params);
+  const [firstParams] = paramsValues.filter(isRecord);
+  const [firstInput] = inputValues.filter(isRecord);
+  return [
+    ...paramsValues.filter(isRecord).map((params) => ({ ...firstInput, ...params })),
+    ...inputValues.filter(isRecord).map((input) => ({ ...firstParams, ...input })),
+  ];
+}
+
+interface Refusal {
+  readonly path: (string | number)[];
+  readonly message: string;
+  readonly thrown: boolean;
+}
+
 /** The first issue of a refused value, with its path; a parser that throws is a refusal too. */
-async function refusalOf(
-  validate: () => unknown,
-): Promise<{ path: (string | number)[]; message: string; thrown: boolean } | undefined> {
+async function refusalOf(validate: () => unknown): Promise<Refusal | undefined> {
   try {
     const result = (await validate()) as {
       issues?: readonly { path?: readonly unknown[]; message: string }[];

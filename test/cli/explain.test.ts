@@ -28,6 +28,7 @@ test.each([
     'the parser threw: the folder is empty',
   ],
   ['a rule across fields', 'move_notes', 'input', 'from must not be after to'],
+  ['a refinement of the params', 'pin_note', 'params.notebook', 'A notebook has a name'],
 ])('%s is reported with its field, a counterexample and the message', (_kind, tool, field, message) => {
   const line = output.split('\n').find((text) => text.includes(`tool "${tool}", ${field}: `));
   expect(line).toMatch(
@@ -39,13 +40,34 @@ test.each([
 
 test('a contract whose rules all reach its document reports nothing', () => {
   expect(output).not.toContain('search_notes');
+  // The params' keys go to the params' parser, as in a call: the strict input never sees them.
+  expect(output).not.toContain('Unrecognized key');
   expect(output).toMatch(
-    /\[toolprep\] explain: 4 hidden constraints in 4 tools \(\d+ documented values parsed\); every document takes the \d+ values the contracts accept; in \d+ ms/,
+    /\[toolprep\] explain: 5 hidden constraints in 5 tools \(\d+ documented values parsed\); every document takes the \d+ values the contracts accept; in \d+ ms/,
   );
 });
 
 test('generate says how many there are, and where to see them; a run from the cache says the same', () => {
-  const summary = '; 4 hidden constraints in 3 tools: toolprep check --explain shows them';
+  const summary = '; 5 hidden constraints in 4 tools: toolprep check --explain shows them';
   expect(generated).toMatch(new RegExp(`wrote .*${summary}\n$`));
   expect(fixture.cli('generate').stdout).toMatch(new RegExp(`\\(1 file from cache\\).*${summary}\n$`));
+});
+
+test("extension keys are parsed by the config's schema: a strict input is not blamed for them", () => {
+  const project = copyFixture('hidden-constraints');
+  try {
+    project.write(
+      'toolprep.config.ts',
+      "import { defineConfig } from '@toolprep/build';\nimport { z } from 'zod';\n\nexport default defineConfig({ extend: { schema: z.object({ tenant: z.string() }) } });\n",
+    );
+    expect(project.cli('generate').status).toBe(0);
+    const result = project.cli('check', '--explain');
+    expect(result.status).toBe(0);
+    expect(result.stdout).not.toContain('Unrecognized key');
+    expect(result.stdout).toMatch(
+      /explain: 5 hidden constraints in 5 tools .*every document takes the \d+ values/,
+    );
+  } finally {
+    project.remove();
+  }
 });

@@ -24,39 +24,52 @@ test('every document of a flattened union, with four profiles, takes what the co
   expect(Number(proven)).toBeGreaterThan(10);
 });
 
-test('sabotage: a flattening that drops a tag of the union is caught, named, and fails the command', () => {
-  // A copy of the built @toolprep/build whose flattening leaves out the first variant's tag.
+/** `check --explain` by a copy of the built @toolprep/build with `from` replaced by `to` in `file`. */
+function checkWithSabotage(file: string, from: string, to: string) {
   const sabotaged = path.join(REPO, 'node_modules/.cache/toolprep-test/sabotaged-build');
   rmSync(sabotaged, { recursive: true, force: true });
   mkdirSync(sabotaged, { recursive: true });
   cpSync(path.join(BUILD_PACKAGE, 'dist'), path.join(sabotaged, 'dist'), { recursive: true });
-  const flatten = path.join(sabotaged, 'dist/src/prepare/flatten.js');
-  const source = readFileSync(flatten, 'utf8');
-  const broken = source.replace(
-    'enum: variants.flatMap((variant) => variant.tags),',
-    'enum: variants.flatMap((variant) => variant.tags).slice(1),',
-  );
+  const target = path.join(sabotaged, 'dist/src', file);
+  const source = readFileSync(target, 'utf8');
+  const broken = source.replace(from, to);
   expect(broken).not.toBe(source);
-  writeFileSync(flatten, broken);
+  writeFileSync(target, broken);
   try {
-    const result = spawnSync(
+    return spawnSync(
       process.execPath,
       [path.join(sabotaged, 'dist/src/cli/main.js'), 'check', '--explain', '--no-cache'],
       { cwd: fixture.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
     );
-    expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(
-      /src\/tools\/shapes\.ts:\d+ .*send_message.*toolprep's mcp document refuses \{"to":"(person|channel)",.*which the contract accepts: \/to must be equal to one of the allowed values.*bug in toolprep/s,
-    );
   } finally {
     rmSync(sabotaged, { recursive: true, force: true });
   }
+}
+
+test('sabotage: a flattening that drops a tag of the union is caught, named, and fails the command', () => {
+  const result = checkWithSabotage(
+    'prepare/flatten.js',
+    'enum: variants.flatMap((variant) => variant.tags),',
+    'enum: variants.flatMap((variant) => variant.tags).slice(1),',
+  );
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(
+    /src\/tools\/shapes\.ts:\d+ .*send_message.*toolprep's mcp document refuses \{"to":"(person|channel)",.*which the contract accepts: \/to must be equal to one of the allowed values.*bug in toolprep/s,
+  );
+});
+
+test('sabotage: params left out of the document a strict input is shown in are caught, as a call sends them', () => {
+  const result = checkWithSabotage('prepare/merge-params.js', '...params.properties,', '');
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(
+    /src\/tools\/shapes\.ts:\d+ .*archive_note.*toolprep's mcp document refuses \{[^}]*"notebook":[^}]*\}, which the contract accepts: \(root\) must NOT have additional properties.*bug in toolprep/s,
+  );
 });
 
 test('the time budget per tool bounds the pass, and the tools it cut short are named', () => {
   const result = fixture.cli('check', '--explain', '--explain-ms', '0');
   expect(result.status).toBe(0);
   expect(result.stdout).toMatch(
-    /no value the contracts accept was tried; out of time before every value was tried: send_message, schedule_meeting;/,
+    /no value the contracts accept was tried; out of time before every value was tried: send_message, schedule_meeting, archive_note;/,
   );
 });

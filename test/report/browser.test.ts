@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)('the surface report in Chromium', () => {
         ),
     );
     const written = fixture.cli('inspect', '--html', 'report.html');
-    expect(written.stdout).toMatch(/\[toolprep\] inspect: wrote .*report\.html \(4 tools\)/);
+    expect(written.stdout).toMatch(/\[toolprep\] inspect: wrote .*report\.html \(5 tools\)/);
     const page = await browser.newPage();
     await page.goto(`file://${path.join(fixture.dir, 'report.html')}`);
     // The surface as generated now (the page's), not as committed.
@@ -78,8 +78,8 @@ describe.skipIf(!hasChromium)('the surface report in Chromium', () => {
       cells.map((cell) => Number(cell.getAttribute('data-tokens'))),
     );
     expect(bars).toEqual(shown.map(([, tokens]) => tokens));
-    expect(await page.textContent('#totals')).toMatch(/\d+ tokens \(o200k_base\) in 4 tools/);
-    expect(await page.textContent('#hidden h2')).toBe('Hidden constraints (4)');
+    expect(await page.textContent('#totals')).toMatch(/\d+ tokens \(o200k_base\) in 5 tools/);
+    expect(await page.textContent('#hidden h2')).toBe('Hidden constraints (5)');
 
     // The change since the committed manifest, followed to its tool.
     const change = page.locator('#changes a', { hasText: 'tool search_notes' });
