@@ -6,6 +6,7 @@ import { describeOutcome } from '../generate/outcome.js';
 import { committedManifest, surfaceReport } from '../generate/report.js';
 import type { ManifestTool } from '../manifest/manifest.js';
 import { describePlan } from '../manifest/plan-text.js';
+import { plural } from '../shared/plural.js';
 import { formatProblem } from '../shared/problems.js';
 import { fieldRows } from '../shared/schema-text.js';
 import { type Output, printReport } from './output.js';
@@ -52,7 +53,7 @@ export async function runCheck(
       ? ''
       : `; out of time before every value was tried: ${explanation.outOfTime.join(', ')}`;
   out(
-    `[toolprep] explain: ${count} hidden ${count === 1 ? 'constraint' : 'constraints'} in ${explanation.tools} tools (${explanation.samples} documented values parsed); ${superset}${outOfTime}; in ${Math.round(explanation.milliseconds)} ms`,
+    `[toolprep] explain: ${plural(count, 'hidden constraint')} in ${plural(explanation.tools, 'tool')} (${explanation.samples} documented values parsed); ${superset}${outOfTime}; in ${Math.round(explanation.milliseconds)} ms`,
   );
   return explanation.problems.length > 0 ? 1 : status;
 }

@@ -9,6 +9,7 @@ import { type LoadedModule, loadModules } from '../load/load-modules.js';
 import { captureProjectHandshake } from '../load/mcp-handshake.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { prepareExtension } from '../prepare/extension.js';
+import { plural } from '../shared/plural.js';
 import type { Problem } from '../shared/problems.js';
 import { projectPath } from '../shared/project-path.js';
 import { explainTool } from './explain.js';
@@ -162,7 +163,7 @@ export async function generateProject(
     problems.push({
       severity: 'error',
       code: 'no-tools',
-      message: `no tool found: ${files.length} ${files.length === 1 ? 'file' : 'files'} scanned (include: ${config.include.join(', ')}), ${discovery.parsed} mentioning defineTool`,
+      message: `no tool found: ${plural(files.length, 'file')} scanned (include: ${config.include.join(', ')}), ${discovery.parsed} mentioning defineTool`,
       hint: 'export each defineTool() result from a file under include; for a project with no tools yet, set allowEmpty (--allow-empty)',
     });
 

@@ -1,3 +1,4 @@
+import { plural } from '../shared/plural.js';
 import { formatProblem } from '../shared/problems.js';
 import type { RunOutcome } from './context.js';
 
@@ -23,7 +24,7 @@ export function describeOutcome(outcome: RunOutcome, { reason, watching }: Descr
   const warnings = outcome.warnings.map(formatProblem);
   const count = outcome.problems.length;
   if (count > 0) {
-    const counted = `${count} problem${count === 1 ? '' : 's'}`;
+    const counted = plural(count, 'problem');
     const after = watching
       ? `[toolprep] the last good output stays in place (${counted}; nothing was written)`
       : `[toolprep] ${counted}; nothing was written`;
@@ -32,7 +33,6 @@ export function describeOutcome(outcome: RunOutcome, { reason, watching }: Descr
   const generation = outcome.generation;
   if (!outcome.ran || !generation) return { warnings, problems: [] };
   const { scanned, tools, fromCache } = generation.stats;
-  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
   const cached = fromCache > 0 ? ` (${plural(fromCache, 'file')} from cache)` : '';
   const found = `${plural(scanned, 'file')} scanned, ${plural(tools, 'tool')} found${cached} in ${Math.round(outcome.milliseconds)} ms`;
   if (outcome.stale?.stale.length) return { warnings, problems: [], stale: outcome.stale.text };

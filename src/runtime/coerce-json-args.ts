@@ -11,9 +11,10 @@ import {
   unionMembers,
 } from '../adapters/structure.js';
 import type { InverseStep } from '../manifest/profiles.js';
+import { withOwn } from '../shared/own-property.js';
 import { accepts } from './accepts.js';
 import { foldCase, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
-import { listAsText, NOT_JSON, parseJsonText, structureKind, tooDeep, withOwn } from './json-text.js';
+import { listAsText, NOT_JSON, parseJsonText, structureKind, tooDeep } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
 export interface CoerceOptions {

@@ -1,4 +1,4 @@
-import { setOwn } from './json-text.js';
+import { setOwn } from '../shared/own-property.js';
 
 /** The inverse steps a call through a profile runs, shared by the plan's walk and the reference. */
 

@@ -7,8 +7,9 @@ import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';
 import type { PreparedHandshake, PreparedToolSet, RuntimeAdapter } from '../manifest/tool-set.js';
 import { isRecord } from '../shared/is-record.js';
+import { setOwn } from '../shared/own-property.js';
 import { type AcceptsAt, applyPlan } from './apply-plan.js';
-import { CoercionRefusal, formatPath, setOwn } from './json-text.js';
+import { CoercionRefusal, formatPath } from './json-text.js';
 
 export type ToolErrorCode = 'VALIDATION_ERROR' | 'UNKNOWN_TOOL' | 'HANDLER_ERROR';
 

@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../../manifest/prepared-tool.js';
+import { plural } from '../../shared/plural.js';
 
 const json = (value: unknown) => JSON.stringify(value);
-const count = (value: unknown, noun: string) => `${value} ${noun}${value === 1 ? '' : 's'}`;
 
 /**
  * A constraint a profile cannot express, as short prose for the description: the model reads it,
@@ -14,15 +14,15 @@ const SENTENCES: { readonly [keyword: string]: (value: unknown) => string } = {
   exclusiveMinimum: (value) => `Greater than ${value}.`,
   exclusiveMaximum: (value) => `Less than ${value}.`,
   multipleOf: (value) => `A multiple of ${value}.`,
-  minLength: (value) => `At least ${count(value, 'character')}.`,
-  maxLength: (value) => `At most ${count(value, 'character')}.`,
+  minLength: (value) => `At least ${plural(value as number, 'character')}.`,
+  maxLength: (value) => `At most ${plural(value as number, 'character')}.`,
   pattern: (value) => `Matches the pattern ${value}.`,
   format: (value) => `Format: ${value}.`,
-  minItems: (value) => `At least ${count(value, 'item')}.`,
-  maxItems: (value) => `At most ${count(value, 'item')}.`,
+  minItems: (value) => `At least ${plural(value as number, 'item')}.`,
+  maxItems: (value) => `At most ${plural(value as number, 'item')}.`,
   uniqueItems: (value) => (value === true ? 'Items are unique.' : ''),
-  minProperties: (value) => `At least ${count(value, 'key')}.`,
-  maxProperties: (value) => `At most ${count(value, 'key')}.`,
+  minProperties: (value) => `At least ${plural(value as number, 'key')}.`,
+  maxProperties: (value) => `At most ${plural(value as number, 'key')}.`,
   default: (value) => `Default: ${json(value)}.`,
   const: (value) => `Always ${json(value)}.`,
   enum: (value) => `One of ${(value as unknown[]).map(json).join(', ')}.`,
