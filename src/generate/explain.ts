@@ -12,7 +12,7 @@ import { loadModules } from '../load/load-modules.js';
 import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
 import { isRecord } from '../shared/is-record.js';
-import { setOwn } from '../shared/own-property.js';
+import { splitKeys } from '../shared/own-property.js';
 import { type Problem, ToolprepError } from '../shared/problems.js';
 import { contractAt, defaultNameOf } from './prepare-files.js';
 import { type ProjectOptions, resolveProject } from './project.js';
@@ -272,10 +272,7 @@ async function refusalOfCall(
     const refusal = await refusalOf(() => input.adapter.validate(input.schema, value));
     return refusal && { ...refusal, root: 'input' };
   }
-  const ofParams: Record<string, unknown> = {};
-  const ofInput: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value))
-    setOwn(paramKeys.includes(key) ? ofParams : ofInput, key, field);
+  const { picked: ofParams, rest: ofInput } = splitKeys(value, paramKeys);
   const refusal = await refusalOf(() => params.adapter.validate(params.schema, ofParams));
   if (refusal) return { ...refusal, root: 'params' };
   const inputRefusal = await refusalOf(() => input.adapter.validate(input.schema, ofInput));

@@ -7,7 +7,7 @@ import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';
 import type { PreparedHandshake, PreparedToolSet, RuntimeAdapter } from '../manifest/tool-set.js';
 import { isRecord } from '../shared/is-record.js';
-import { setOwn } from '../shared/own-property.js';
+import { splitKeys } from '../shared/own-property.js';
 import { type AcceptsAt, applyPlan } from './apply-plan.js';
 import { CoercionRefusal, formatPath } from './json-text.js';
 
@@ -182,7 +182,7 @@ export function createToolRuntime<ExtensionValues>(
         if (!isRecord(repaired))
           return fail(validationError([{ path: [], message: 'The arguments must be an object' }]));
 
-        const { picked: extensionValues, rest } = split(repaired, extensionKeys);
+        const { picked: extensionValues, rest } = splitKeys(repaired, extensionKeys);
         if (extend) {
           const parsed = await parseWith(extend.schema, extensionValues);
           if (parsed.issues.length > 0) return fail(validationError(parsed.issues));
@@ -191,7 +191,7 @@ export function createToolRuntime<ExtensionValues>(
             : parsed.value;
         }
         announce();
-        const { picked: paramsValues, rest: inputValues } = split(rest, tool.params ?? []);
+        const { picked: paramsValues, rest: inputValues } = splitKeys(rest, tool.params ?? []);
         const parsedParams = await parseWith(contract.params, paramsValues);
         const parsedInput = await parseWith(contract.input, inputValues);
         const issues = [...parsedParams.issues, ...parsedInput.issues];
@@ -306,17 +306,4 @@ function validationError(issues: readonly ToolIssue[]): ToolError {
 /** `paths: Invalid input; root: expected string, received undefined`. */
 function issuesText(issues: readonly ToolIssue[]): string {
   return issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ');
-}
-
-function split(
-  record: Record<string, unknown>,
-  keys: readonly string[],
-): { picked: Record<string, unknown>; rest: Record<string, unknown> } {
-  if (keys.length === 0) return { picked: {}, rest: record };
-  const picked: Record<string, unknown> = {};
-  const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) {
-    setOwn(keys.includes(key) ? picked : rest, key, record[key]);
-  }
-  return { picked, rest };
 }

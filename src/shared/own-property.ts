@@ -15,3 +15,17 @@ export function setOwn(
   else target[key] = value;
   return target;
 }
+
+/** The entries of `record` whose keys are in `keys`, and the rest, each as own properties. */
+export function splitKeys(
+  record: Record<string, unknown>,
+  keys: readonly string[],
+): { picked: Record<string, unknown>; rest: Record<string, unknown> } {
+  if (keys.length === 0) return { picked: {}, rest: record };
+  const picked: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    setOwn(keys.includes(key) ? picked : rest, key, record[key]);
+  }
+  return { picked, rest };
+}
