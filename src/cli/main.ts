@@ -24,7 +24,9 @@ Usage: toolprep <command> [options]
 Commands:
   generate          discover, load and prepare the tools; write the manifest and the module
   check             write nothing; exit 1 if the committed manifest or module is stale
-  inspect [name]    show the tools, or one tool's document, plan and size (--json for JSON)
+                    (--explain: the rules the model cannot see, and the superset proof)
+  inspect [name]    show the tools, or one tool's document, plan and size (--json for JSON,
+                    --html <file> for a page of the whole surface)
   watch             regenerate whenever a source file changes
 ${COMMON}`;
 
