@@ -68,8 +68,15 @@ const PATTERN_TRIES = [
 ];
 
 /**
- * Values a schema describes, the typical one first, at most a dozen: the bounds, each enum member,
- * each union member's, and for an object its typical value with one field at a time varied.
+ * At most this many values per schema: each level adds its parts' values rather than multiplying
+ * them, so the bound is only reached through recursive definitions.
+ */
+const MAX_VALUES = 400;
+
+/**
+ * Values a schema describes, the typical one first: the bounds, each enum member, each union
+ * member's, and for an object its typical value with one field at a time varied. Parts take turns
+ * (a value of each field or member, then a second of each), so that a cut keeps every part.
  */
 function candidatesOf(
   schema: JsonSchema | boolean,
@@ -88,13 +95,15 @@ function candidatesOf(
   for (const key of ['anyOf', 'oneOf'] as const) {
     const members = schema[key];
     if (Array.isArray(members))
-      return unique(members.flatMap((member) => candidatesOf(member as JsonSchema, defs, depth + 1))).slice(
-        0,
-        24,
-      );
+      return unique(
+        inTurns(members.map((member) => candidatesOf(member as JsonSchema, defs, depth + 1))),
+      ).slice(0, MAX_VALUES);
   }
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return unique(types.flatMap((type) => typedCandidates(String(type), schema, defs, depth))).slice(0, 12);
+  return unique(types.flatMap((type) => typedCandidates(String(type), schema, defs, depth))).slice(
+    0,
+    MAX_VALUES,
+  );
 }
 
 function typedCandidates(
@@ -144,10 +153,20 @@ function tupleCandidates(
   const typical = choices.map((values) => values[0]);
   return [
     typical,
-    ...choices.flatMap((values, at) =>
-      values.slice(1).map((value) => typical.map((item, index) => (index === at ? value : item))),
+    ...inTurns(
+      choices.map((values, at) =>
+        values.slice(1).map((value) => typical.map((item, index) => (index === at ? value : item))),
+      ),
     ),
   ];
+}
+
+/** The first value of each list, then the second of each, and so on. */
+function inTurns(lists: readonly (readonly unknown[])[]): unknown[] {
+  const values: unknown[] = [];
+  for (let turn = 0; lists.some((list) => turn < list.length); turn++)
+    for (const list of lists) if (turn < list.length) values.push(list[turn]);
+  return values;
 }
 
 function stringCandidates(schema: JsonSchema): string[] {
@@ -170,6 +189,12 @@ function stringCandidates(schema: JsonSchema): string[] {
     '',
     'example text',
     'a'.repeat(Number.isFinite(max) ? max : min + 12),
+    // Strings any plain string admits that the rules parsers often add refuse: blank, a separator
+    // of paths, a capital, a letter outside ASCII.
+    ' ',
+    'a/b',
+    'A',
+    'é',
   ].filter(fits);
 }
 
@@ -207,8 +232,10 @@ function objectCandidates(schema: JsonSchema, defs: Record<string, JsonSchema>, 
   const typical = Object.fromEntries(
     choices.filter(([key]) => required.has(key)).map(([key, values]) => [key, values[0]]),
   );
-  const varied = choices.flatMap(([key, values]) =>
-    (required.has(key) ? values.slice(1) : values).map((value) => ({ ...typical, [key]: value })),
+  const varied = inTurns(
+    choices.map(([key, values]) =>
+      (required.has(key) ? values.slice(1) : values).map((value) => ({ ...typical, [key]: value })),
+    ),
   );
   return [typical, ...varied];
 }

@@ -29,6 +29,7 @@ test.each([
   ],
   ['a rule across fields', 'move_notes', 'input', 'from must not be after to'],
   ['a refinement of the params', 'pin_note', 'params.notebook', 'A notebook has a name'],
+  ['a rule only some strings break', 'pin_note', 'input.label', 'A label has no slash'],
 ])('%s is reported with its field, a counterexample and the message', (_kind, tool, field, message) => {
   const line = output.split('\n').find((text) => text.includes(`tool "${tool}", ${field}: `));
   expect(line).toMatch(
@@ -43,12 +44,12 @@ test('a contract whose rules all reach its document reports nothing', () => {
   // The params' keys go to the params' parser, as in a call: the strict input never sees them.
   expect(output).not.toContain('Unrecognized key');
   expect(output).toMatch(
-    /\[toolprep\] explain: 5 hidden constraints in 5 tools \(\d+ documented values parsed\); every document takes the \d+ values the contracts accept; in \d+ ms/,
+    /\[toolprep\] explain: 6 hidden constraints in 5 tools \(\d+ documented values parsed\); every document takes the \d+ values the contracts accept; in \d+ ms/,
   );
 });
 
 test('generate says how many there are, and where to see them; a run from the cache says the same', () => {
-  const summary = '; 5 hidden constraints in 4 tools: toolprep check --explain shows them';
+  const summary = '; 6 hidden constraints in 4 tools: toolprep check --explain shows them';
   expect(generated).toMatch(new RegExp(`wrote .*${summary}\n$`));
   expect(fixture.cli('generate').stdout).toMatch(new RegExp(`\\(1 file from cache\\).*${summary}\n$`));
 });
@@ -65,7 +66,7 @@ test("extension keys are parsed by the config's schema: a strict input is not bl
     expect(result.status).toBe(0);
     expect(result.stdout).not.toContain('Unrecognized key');
     expect(result.stdout).toMatch(
-      /explain: 5 hidden constraints in 5 tools .*every document takes the \d+ values/,
+      /explain: 6 hidden constraints in 5 tools .*every document takes the \d+ values/,
     );
   } finally {
     project.remove();

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { compileSchema } from '../support/ajv.js';
 import { PROPERTY_TIMEOUT, propertyRuns } from '../support/property-runs.js';
 import { buildSchema, inputSpecArbitrary, sampleOf } from '../support/schema-arbitrary.js';
-import { LIBRARIES } from '../support/schema-libraries.js';
+import { LIBRARIES, randomContract } from '../support/schema-libraries.js';
 
 const SUPERSET_RUNS = propertyRuns(300);
 
@@ -19,13 +19,7 @@ describe.each(LIBRARIES)('presentation properties: $name', (library) => {
     () => {
       fc.assert(
         fc.property(caseArbitrary, ({ spec, values }) => {
-          const input = library.build(spec);
-          fc.pre(input !== undefined);
-          const contract = defineTool({
-            name: 'random_tool',
-            description: 'A random tool.',
-            input: input as never,
-          });
+          const { input, contract } = randomContract(library, spec);
           for (const flatten of [true, false]) {
             const prepared = prepareTool(contract, { flatten });
             const validators = [

@@ -79,7 +79,7 @@ describe.skipIf(!hasChromium)('the surface report in Chromium', () => {
     );
     expect(bars).toEqual(shown.map(([, tokens]) => tokens));
     expect(await page.textContent('#totals')).toMatch(/\d+ tokens \(o200k_base\) in 5 tools/);
-    expect(await page.textContent('#hidden h2')).toBe('Hidden constraints (5)');
+    expect(await page.textContent('#hidden h2')).toBe('Hidden constraints (6)');
 
     // The change since the committed manifest, followed to its tool.
     const change = page.locator('#changes a', { hasText: 'tool search_notes' });

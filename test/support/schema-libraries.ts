@@ -1,6 +1,7 @@
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { scope, type Type, type } from 'arktype';
-import type fc from 'fast-check';
+import fc from 'fast-check';
+import { defineTool, type ToolContract } from 'toolprep';
 import * as v from 'valibot';
 import { z as z3 } from 'zod3';
 import { z as z3v3 } from 'zod325/v3';
@@ -258,3 +259,16 @@ export const LIBRARIES: readonly LibraryUnderTest[] = [
     followsSpecs: true,
   },
 ];
+
+/** A contract of the library's schema for a spec, skipping (`fc.pre`) a spec the library cannot write. */
+export function randomContract(
+  library: LibraryUnderTest,
+  spec: Spec,
+): { input: unknown; contract: ToolContract } {
+  const input = library.build(spec);
+  fc.pre(input !== undefined);
+  return {
+    input,
+    contract: defineTool({ name: 'random_tool', description: 'A random tool.', input: input as never }),
+  };
+}

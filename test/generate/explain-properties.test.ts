@@ -1,0 +1,57 @@
+import { prepareTool } from '@toolprep/build';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { prepareOptionsSchema } from '../../src/config/options.js';
+import { explainTool } from '../../src/generate/explain.js';
+import { compileSchema } from '../support/ajv.js';
+import { PROPERTY_TIMEOUT, propertyRuns } from '../support/property-runs.js';
+import { type Spec, someSpec } from '../support/schema-arbitrary.js';
+import { LIBRARIES, randomContract } from '../support/schema-libraries.js';
+
+/**
+ * `check --explain` on random contracts, in each schema library: every hidden constraint it reports
+ * is real (its counterexample is a value the tool's document describes and its parser refuses), a
+ * contract with no rule beyond its document reports none, and the superset proof never fails.
+ */
+const RUNS = propertyRuns(60);
+const REF = { file: 'src/tools/random.ts', exportName: 'randomTool', line: 1 };
+// Flattened with two lenient profiles, and not flattened: the proof covers each document.
+const SETTINGS = [
+  prepareOptionsSchema.parse({ flatten: true, profiles: ['anthropic', 'gemini'] }),
+  prepareOptionsSchema.parse({ flatten: false }),
+];
+const hasRefinement = (spec: Spec) =>
+  someSpec(spec, (node) => node.kind === 'string' && node.check === 'even');
+
+describe.each(LIBRARIES)('check --explain properties: $name', (library) => {
+  test(
+    `every finding is real, none without a rule the document cannot show, and the proof holds (${RUNS} random contracts, two settings each)`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(library.inputs, async (spec) => {
+          const { input, contract } = randomContract(library, spec);
+          for (const settings of SETTINGS) {
+            const explained = await explainTool(contract, REF, settings, {
+              milliseconds: 5_000,
+              prove: true,
+            });
+            if (explained === undefined) continue;
+            expect(explained.outOfTime).toBe(false);
+            expect(explained.problems).toEqual([]);
+            const unflattened = compileSchema(
+              prepareTool(contract, { ...settings, flatten: false, profiles: [] }).inputSchema.mcp,
+            );
+            for (const finding of explained.findings) {
+              expect(unflattened(finding.counterexample)).toBe(true);
+              expect(library.accepts(input, finding.counterexample)).not.toBe(true);
+            }
+            // ArkType's parser departs from the specs on purpose (see schema-libraries.ts).
+            if (library.followsSpecs && !hasRefinement(spec)) expect(explained.findings).toEqual([]);
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
+});
