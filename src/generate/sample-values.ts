@@ -123,8 +123,7 @@ function typedCandidates(
     case 'integer':
       return numberCandidates(schema, type === 'integer');
     case 'array': {
-      if (Array.isArray(schema.prefixItems))
-        return tupleCandidates(schema.prefixItems as JsonSchema[], defs, depth);
+      if (Array.isArray(schema.prefixItems)) return tupleCandidates(schema, defs, depth);
       const items = candidatesOf((schema.items ?? {}) as JsonSchema, defs, depth + 1);
       const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
       const max = typeof schema.maxItems === 'number' ? schema.maxItems : Number.POSITIVE_INFINITY;
@@ -142,12 +141,15 @@ function typedCandidates(
   }
 }
 
-/** A tuple's typical value (each place's), then one place at a time varied. */
-function tupleCandidates(
-  places: readonly JsonSchema[],
-  defs: Record<string, JsonSchema>,
-  depth: number,
-): unknown[] {
+/**
+ * A tuple's typical value (each place's), then one place at a time varied. A tuple whose
+ * `minItems` asks for more than its places (a rest) gets places of its `items` up to it.
+ */
+function tupleCandidates(schema: JsonSchema, defs: Record<string, JsonSchema>, depth: number): unknown[] {
+  const prefix = schema.prefixItems as readonly (JsonSchema | boolean)[];
+  const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+  const rest = (schema.items ?? true) as JsonSchema | boolean;
+  const places = [...prefix, ...Array<JsonSchema | boolean>(Math.max(min - prefix.length, 0)).fill(rest)];
   const choices = places.map((place) => candidatesOf(place, defs, depth + 1));
   if (choices.some((values) => values.length === 0)) return [];
   const typical = choices.map((values) => values[0]);
