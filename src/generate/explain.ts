@@ -138,17 +138,19 @@ export async function explainTool(
 > {
   if (contract.input === undefined) return undefined;
   const settings = { ...prepareSettings, exportName: defaultNameOf(ref), description: ref.jsdoc };
+  // The contract's own documents: extension keys are another schema's, parsed by it.
+  const own = { ...settings, extend: undefined };
   let shown: PreparedTool;
   let document: JsonSchema;
-  let emitted: PreparedTool;
+  let emitted: PreparedTool | undefined;
   try {
     shown = prepared ?? prepareTool(contract, settings);
-    // The contract's own documents: extension keys are another schema's, parsed by it.
-    const own = { ...settings, extend: undefined };
-    emitted = settings.extend ? prepareTool(contract, own) : shown;
-    document = settings.flatten
-      ? prepareTool(contract, { ...own, flatten: false, profiles: [] }).inputSchema.mcp
-      : emitted.inputSchema.mcp;
+    // Prepared again only where it differs: the proof needs every emitted document of its own.
+    if (prove) emitted = settings.extend ? prepareTool(contract, own) : shown;
+    document =
+      settings.flatten || settings.extend
+        ? prepareTool(contract, { ...own, flatten: false, profiles: [] }).inputSchema.mcp
+        : shown.inputSchema.mcp;
   } catch (error) {
     // A contract that cannot be prepared is `generate`'s to report.
     if (error instanceof ToolprepError) return undefined;
@@ -174,7 +176,8 @@ export async function explainTool(
   };
   const byField = new Map<string, HiddenConstraint>();
   let timedOut = false;
-  for (const sample of documentedValues(document).slice(0, SAMPLES_PER_TOOL)) {
+  const described = documentedValues(document);
+  for (const sample of described.slice(0, SAMPLES_PER_TOOL)) {
     if (performance.now() > deadline) {
       timedOut = true;
       break;
@@ -200,11 +203,11 @@ export async function explainTool(
 
   // The values the contract accepts, from its libraries' own JSON Schema of it and from the
   // unflattened document (whose values are parsed already).
-  if (prove) {
+  if (emitted) {
     const accepted: unknown[] = [];
     for (const value of [
       ...ownValues(parts).slice(0, SAMPLES_PER_TOOL),
-      ...documentedValues(document).map((sample) => sample.value),
+      ...described.map((sample) => sample.value),
     ]) {
       if (performance.now() > deadline) {
         timedOut = true;

@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
 import { isRecord } from '../shared/is-record.js';
+import { setOwn } from '../shared/own-property.js';
 
 /**
  * The superset, proven on a user's contract: each value the contract accepts must validate against
@@ -34,6 +35,18 @@ function validatorOf(document: JsonSchema): ((value: unknown) => boolean) & { er
     const ajv = String(document.$schema).includes('draft-07') ? validators.draft07 : validators.draft2020;
     validate = ajv.compile(document as object);
     compiled.set(document, validate);
+  }
+  return validate;
+}
+
+const branchValidators = new WeakMap<object, (value: unknown) => boolean>();
+
+/** A union branch's validator, with its document's definitions: compiled once per branch. */
+function branchValidatorOf(branch: JsonSchema, root: JsonSchema): (value: unknown) => boolean {
+  let validate = branchValidators.get(branch);
+  if (!validate) {
+    validate = validatorOf({ ...branch, $defs: root.$defs } as JsonSchema);
+    branchValidators.set(branch, validate);
   }
   return validate;
 }
@@ -98,7 +111,7 @@ function withNulls(value: unknown, node: unknown, root: JsonSchema): unknown {
     // The branch the value is for: the first whose answer it then validates against.
     for (const branch of branches) {
       const answer = withNulls(value, branch, root);
-      if (validatorOf({ ...branch, $defs: root.$defs } as JsonSchema)(answer)) return answer;
+      if (branchValidatorOf(branch, root)(answer)) return answer;
     }
     return value;
   }
@@ -110,7 +123,7 @@ function withNulls(value: unknown, node: unknown, root: JsonSchema): unknown {
   const record = value as Record<string, unknown>;
   const answer: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(record))
-    answer[key] = withNulls(item, properties[key] ?? schema.additionalProperties, root);
+    setOwn(answer, key, withNulls(item, properties[key] ?? schema.additionalProperties, root));
   for (const key of Object.keys(properties)) if (!(key in record)) answer[key] = null;
   return answer;
 }
