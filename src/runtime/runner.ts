@@ -9,9 +9,21 @@ import type { PreparedHandshake, PreparedToolSet, RuntimeAdapter } from '../mani
 import { isRecord } from '../shared/is-record.js';
 import { splitKeys } from '../shared/own-property.js';
 import { type AcceptsAt, applyPlan } from './apply-plan.js';
-import { CoercionRefusal, formatPath } from './json-text.js';
+import { CoercionRefusal, formatPath, tooDeep } from './json-text.js';
 
-export type ToolErrorCode = 'VALIDATION_ERROR' | 'UNKNOWN_TOOL' | 'HANDLER_ERROR';
+/**
+ * Where a call failed: `UNKNOWN_TOOL` (no such tool), `VALIDATION_ERROR` (the arguments: a refusal of
+ * the plan, too deep a nesting, or the contract's parsers), `LOAD_ERROR` (the server could not run
+ * the tool: its contract did not load, or it was not prepared for the profile asked for),
+ * `HANDLER_ERROR` (the handler threw), `OUTPUT_ERROR` (the handler's value: refused by the output
+ * schema, or not a value JSON can carry).
+ */
+export type ToolErrorCode =
+  | 'UNKNOWN_TOOL'
+  | 'VALIDATION_ERROR'
+  | 'LOAD_ERROR'
+  | 'HANDLER_ERROR'
+  | 'OUTPUT_ERROR';
 
 export interface ToolIssue {
   readonly path: readonly (string | number)[];
@@ -169,16 +181,46 @@ export function createToolRuntime<ExtensionValues>(
           issues: [],
         });
       }
-      // A handler's own error reaches the model as it is; one before it says the tool could not run.
-      let inHandler = false;
+      // Past the stages' own failures, what throws is the server's code (a hook, a transform of a parser, extend.resolve).
       try {
         if (profile !== undefined && !tool.profiles?.[profile])
-          throw new Error(
-            `it was not prepared for the profile "${profile}" (add it to the config's profiles)`,
+          return fail({
+            code: 'LOAD_ERROR',
+            message: `Tool "${name}" could not run: it was not prepared for the profile "${profile}" (add it to the config's profiles)`,
+            issues: [],
+          });
+        let loadedTool: LoadedTool;
+        try {
+          loadedTool = await loadTool(tool);
+        } catch (cause) {
+          // The loader's message names files on the server: the hook sees it, the caller does not.
+          return fail(
+            {
+              code: 'LOAD_ERROR',
+              message: `Tool "${name}" could not run: its contract did not load`,
+              issues: [],
+            },
+            cause,
           );
-        const { contract, acceptsAt } = await loadTool(tool);
-        const inverse = profile === undefined ? undefined : INVERSE_STEPS[profile];
-        const repaired = applyPlan(tool.plan, args, { maxDepth, acceptsAt, inverse });
+        }
+        const { contract, acceptsAt } = loadedTool;
+
+        let repaired: unknown;
+        try {
+          const inverse = profile === undefined ? undefined : INVERSE_STEPS[profile];
+          checkDepth(args, maxDepth);
+          repaired = applyPlan(tool.plan, args, { maxDepth, acceptsAt, inverse });
+        } catch (cause) {
+          if (!(cause instanceof CoercionRefusal)) throw cause;
+          return fail(
+            {
+              code: 'VALIDATION_ERROR',
+              message: cause.message,
+              issues: [{ path: cause.path, message: cause.message }],
+            },
+            cause,
+          );
+        }
         if (!isRecord(repaired))
           return fail(validationError([{ path: [], message: 'The arguments must be an object' }]));
 
@@ -197,12 +239,17 @@ export function createToolRuntime<ExtensionValues>(
         const issues = [...parsedParams.issues, ...parsedInput.issues];
         if (issues.length > 0) return fail(validationError(issues));
 
-        inHandler = true;
         const handlerArgs = { ...(parsedParams.value as object), ...(parsedInput.value as object) };
-        const returned = asToolContent(
-          await (options.handlers[name] as ToolHandler)(handlerArgs, handlerContext),
-        );
-        inHandler = false;
+        let returned: unknown;
+        try {
+          returned = asToolContent(
+            await (options.handlers[name] as ToolHandler)(handlerArgs, handlerContext),
+          );
+        } catch (cause) {
+          // A handler's own error reaches the model by its message, never its stack.
+          const message = cause instanceof Error ? cause.message : String(cause);
+          return fail({ code: 'HANDLER_ERROR', message, issues: [] }, cause);
+        }
         // What the tool sends is what its output schema gives: parsed once, a refusal named by field.
         let value = returned;
         if (contract.output !== undefined) {
@@ -211,6 +258,16 @@ export function createToolRuntime<ExtensionValues>(
           if (output.issues.length > 0) return fail(outputError(name, output.issues));
           value = parts ? { ...parts, structured: output.value } : output.value;
         }
+        const unsendable = jsonProblem(value);
+        if (unsendable !== undefined)
+          return fail(
+            {
+              code: 'OUTPUT_ERROR',
+              message: `Tool "${name}" returned a value JSON cannot carry: ${unsendable.message}`,
+              issues: [],
+            },
+            unsendable,
+          );
         hooks.after?.({
           tool: name,
           args: handlerArgs,
@@ -220,22 +277,43 @@ export function createToolRuntime<ExtensionValues>(
         });
         return { ok: true, value };
       } catch (cause) {
-        if (cause instanceof CoercionRefusal) {
-          return fail(
-            {
-              code: 'VALIDATION_ERROR',
-              message: cause.message,
-              issues: [{ path: cause.path, message: cause.message }],
-            },
-            cause,
-          );
-        }
         const reason = cause instanceof Error ? cause.message : String(cause);
-        const message = inHandler ? reason : `Tool "${name}" could not run: ${reason}`;
-        return fail({ code: 'HANDLER_ERROR', message, issues: [] }, cause);
+        return fail(
+          { code: 'HANDLER_ERROR', message: `Tool "${name}" could not run: ${reason}`, issues: [] },
+          cause,
+        );
       }
     },
   };
+}
+
+/**
+ * Refuses arguments nested deeper than `maxDepth`, wherever the plan does not go: walked with a
+ * stack of its own, so that no depth of input can overflow the call stack.
+ */
+function checkDepth(args: unknown, maxDepth: number): void {
+  if (typeof args !== 'object' || args === null) return;
+  const pending: { value: object; path: (string | number)[] }[] = [{ value: args, path: [] }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, path } = next;
+    if (path.length > maxDepth) throw tooDeep(path, maxDepth);
+    const entries: [string | number, unknown][] = Array.isArray(value)
+      ? value.map((item, index) => [index, item])
+      : Object.entries(value);
+    for (const [key, item] of entries)
+      if (typeof item === 'object' && item !== null) pending.push({ value: item, path: [...path, key] });
+  }
+}
+
+/** Why JSON cannot carry a value (a BigInt, a cycle), or undefined when it can. */
+function jsonProblem(value: unknown): Error | undefined {
+  if (typeof value !== 'object' && typeof value !== 'bigint') return undefined;
+  try {
+    JSON.stringify(value);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
 }
 
 interface LoadedTool {
@@ -293,7 +371,7 @@ function outputError(tool: string, issues: readonly ToolIssue[]): ToolError {
     .map((issue) => (issue.path.length === 0 ? `the value: ${issue.message}` : issuesText([issue])))
     .join('; ');
   return {
-    code: 'HANDLER_ERROR',
+    code: 'OUTPUT_ERROR',
     message: `Tool "${tool}" returned a value its output schema refuses: ${details}`,
     issues,
   };

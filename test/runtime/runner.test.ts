@@ -213,37 +213,111 @@ describe('createToolRuntime', () => {
     expect(refused).toMatchObject({
       ok: false,
       error: {
-        code: 'HANDLER_ERROR',
+        code: 'OUTPUT_ERROR',
         message: expect.stringMatching(
           /^Tool "stats" returned a value its output schema refuses: notes: .*; top\.0\.title: /,
         ),
       },
     });
-    expect(events).toEqual(['before stats', 'after stats', 'before stats', 'error stats HANDLER_ERROR']);
+    expect(events).toEqual(['before stats', 'after stats', 'before stats', 'error stats OUTPUT_ERROR']);
   });
 
-  test('a contract that fails to load is a handler error, retried on the next call', async () => {
+  test('a contract that fails to load is a load error that names no file, seen whole by the hook, retried on the next call', async () => {
     const { readFiles } = counted();
     const set = toolSet({ readFiles });
     let attempts = 0;
+    const loadFailure = new Error(
+      "Cannot find module '/srv/app/dist/tools/files.js' imported from /srv/app/dist/server.js",
+    );
     const load = {
       read_files: async () => {
         attempts++;
-        if (attempts === 1) throw new Error('Cannot find module ./tools/files.js');
+        if (attempts === 1) throw loadFailure;
         return readFiles;
       },
     };
-    const runtime = createToolRuntime({ ...set, load }, { handlers: { read_files: () => 'ok' } });
+    const causes: unknown[] = [];
+    const runtime = createToolRuntime(
+      { ...set, load },
+      { handlers: { read_files: () => 'ok' }, hooks: { error: ({ cause }) => causes.push(cause) } },
+    );
     expect(await runtime.call('read_files', { root: 'r', paths: 'a' })).toEqual({
       ok: false,
       error: {
-        code: 'HANDLER_ERROR',
-        message: 'Tool "read_files" could not run: Cannot find module ./tools/files.js',
+        code: 'LOAD_ERROR',
+        message: 'Tool "read_files" could not run: its contract did not load',
         issues: [],
       },
     });
+    expect(causes).toEqual([loadFailure]);
     expect(await runtime.call('read_files', { root: 'r', paths: 'a' })).toEqual({ ok: true, value: 'ok' });
   });
+
+  test('arguments nested deeper than maxDepth are refused wherever the plan does not go, at any depth', async () => {
+    const store = defineTool({ description: 'Store a tree.', input: z.object({ tree: z.unknown() }) });
+    let handled = 0;
+    const runtime = createToolRuntime(toolSet({ store }), {
+      handlers: {
+        store: () => {
+          handled++;
+          return 'ok';
+        },
+      },
+    });
+    const nested = (depth: number) => {
+      let value: unknown = 'leaf';
+      for (let level = 0; level < depth; level++) value = { next: value };
+      return value;
+    };
+    for (const depth of [100, 100_000]) {
+      const result = await runtime.call('store', { tree: nested(depth) });
+      expect(result).toMatchObject({
+        ok: false,
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: expect.stringMatching(/^tree(\.next)+ is nested deeper than 64 levels$/),
+        },
+      });
+    }
+    expect(await runtime.call('store', { tree: nested(60) })).toEqual({
+      ok: true,
+      value: 'ok',
+    });
+    expect(handled).toBe(1);
+  });
+
+  test.each([
+    ['a BigInt', () => ({ count: 10n }), /BigInt/],
+    [
+      'a cycle',
+      () => {
+        const value: Record<string, unknown> = {};
+        value.self = value;
+        return value;
+      },
+      /circular/i,
+    ],
+  ])(
+    'a handler value JSON cannot carry (%s) is the tool’s output error, seen by the hook',
+    async (_case, make, reason) => {
+      const { readFiles } = counted();
+      const errors: string[] = [];
+      const runtime = createToolRuntime(toolSet({ readFiles }), {
+        handlers: { read_files: make },
+        hooks: { error: ({ error }) => errors.push(error.code) },
+      });
+      const result = await runtime.call('read_files', { root: 'r', paths: 'a' });
+      expect(result).toMatchObject({
+        ok: false,
+        error: {
+          code: 'OUTPUT_ERROR',
+          message: expect.stringMatching(/^Tool "read_files" returned a value JSON cannot carry: /),
+        },
+      });
+      expect(result.ok ? '' : result.error.message).toMatch(reason);
+      expect(errors).toEqual(['OUTPUT_ERROR']);
+    },
+  );
 
   test('a refusal deferred to the array member’s own parser works through the loaded contract', async () => {
     const pick = defineTool({

@@ -87,7 +87,7 @@ test('structured content the output schema refuses is the tool’s error', async
   const result = await mediaRuntime({ notes: 'three' }).call('stats', {});
   expect(result).toMatchObject({
     ok: false,
-    error: { code: 'HANDLER_ERROR', message: expect.stringMatching(/output schema refuses: notes: /) },
+    error: { code: 'OUTPUT_ERROR', message: expect.stringMatching(/output schema refuses: notes: /) },
   });
 });
 
