@@ -1,14 +1,7 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-text.js';
 
-/** JSON with object keys sorted at every depth: equal data gives equal text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
-    return sorted;
-  });
-}
+export { canonicalJson } from './canonical-text.js';
 
 export function digestOf(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);

@@ -3,8 +3,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  CreateMessageResultSchema,
+  ElicitResultSchema,
   ErrorCode,
   type JSONRPCMessage,
+  ListRootsResultSchema,
   ListToolsRequestSchema,
   McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -12,11 +15,19 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { HANDSHAKE_PLACEHOLDERS, type PreparedHandshake } from '../manifest/tool-set.js';
-import { isToolContent } from '../runtime/index.js';
 import type { ToolRuntime } from '../runtime/runner.js';
-import { type AttachToolsOptions, type McpServerInfo, pageOf, servingOf, startOf } from './mcp-prepared.js';
+import { legacyContext } from './mcp-context.js';
+import {
+  type AttachToolsOptions,
+  errorResultOf,
+  type McpServerInfo,
+  pageOf,
+  servingOf,
+  startOf,
+  toolResultOf,
+} from './mcp-listing.js';
 
-export type { AttachToolsOptions, McpServerInfo } from './mcp-prepared.js';
+export type { AttachToolsOptions, McpServerInfo } from './mcp-listing.js';
 
 /**
  * The MCP server over the prepared tools, with the SDK: `toolprep/mcp/server`. The serving helpers
@@ -48,28 +59,22 @@ export function attachTools(server: Server, runtime: ToolRuntime, options: Attac
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
-    const result = await runtime.call(name, args, extra);
-    if (!result.ok) {
-      // A tool that does not exist is the caller's protocol error; anything else is the tool's answer.
-      if (result.error.code === 'UNKNOWN_TOOL')
-        throw new McpError(ErrorCode.InvalidParams, result.error.message);
-      return { content: [{ type: 'text', text: result.error.message }], isError: true };
-    }
-    if (isToolContent(result.value)) {
-      // Content parts are MCP's own content blocks; structured content goes beside them.
-      const { content, structured } = result.value;
-      return {
-        content: [...content] as CallToolResult['content'],
-        ...(structured === undefined ? {} : { structuredContent: structured as Record<string, unknown> }),
-      };
-    }
-    const text = typeof result.value === 'string' ? result.value : (JSON.stringify(result.value) ?? 'null');
-    return serving.outputs.has(name)
-      ? { content: [{ type: 'text', text }], structuredContent: result.value as Record<string, unknown> }
-      : { content: [{ type: 'text', text }] };
+    const result = await runtime.call(name, args, legacyContext(extra, QUESTION_SCHEMAS));
+    if (result.ok) return toolResultOf(serving, name, result.value);
+    // A tool that does not exist is the caller's protocol error; anything else is the tool's answer.
+    const failure = errorResultOf(result);
+    if (!failure) throw new McpError(ErrorCode.InvalidParams, result.error.message);
+    return failure;
   });
   return server;
 }
+
+/** What the SDK checks the client's answers to a handler's questions with. */
+const QUESTION_SCHEMAS = {
+  elicit: ElicitResultSchema,
+  sample: CreateMessageResultSchema,
+  listRoots: ListRootsResultSchema,
+};
 
 /**
  * One JSON Schema validator for every server we create, made on first use. Left to itself, the SDK

@@ -1,18 +1,23 @@
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { ToolRuntime } from '../runtime/runner.js';
+import { answersByStream, firstAnswers } from './mcp-first-answers.js';
 import {
-  answersByStream,
-  firstAnswers,
-  firstHttpAnswer,
-  forbiddenBody,
+  DEFAULT_MAX_BODY_BYTES,
+  type HttpServing,
+  jsonOf,
   type McpHttpOptions,
-  type McpServerInfo,
-  refusedOrigin,
+  routeHttp,
+  SSE_HEADERS,
   sessionOptionsOf,
-} from './mcp-prepared.js';
+  sseEvent,
+  tooLargeAnswer,
+} from './mcp-http.js';
+import type { McpServerInfo } from './mcp-listing.js';
+import { modernServing } from './mcp-modern.js';
 import type { SessionTable } from './mcp-sessions.js';
 
-export type { McpHttpOptions, McpServerInfo } from './mcp-prepared.js';
+export type { McpHttpOptions } from './mcp-http.js';
+export type { McpServerInfo } from './mcp-listing.js';
 export type { McpSessionOptions } from './mcp-sessions.js';
 
 /**
@@ -30,39 +35,53 @@ export function createMcpFetchHandler(
   options: McpHttpOptions = {},
 ): (request: Request) => Promise<Response> {
   const sessionOptions = sessionOptionsOf(options);
-  const first = options.server || sessionOptions ? undefined : firstAnswers(runtime, info, options);
+  const serving: HttpServing = {
+    modern: modernServing(runtime, info, options),
+    first: options.server || sessionOptions ? undefined : firstAnswers(runtime, info, options),
+    options,
+  };
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let sessions: SessionTable<WebStandardStreamableHTTPServerTransport> | undefined;
   return async (request) => {
+    let body: unknown;
+    if (request.method === 'POST') {
+      const text = await readBody(request, maxBodyBytes);
+      if (text === undefined) {
+        const { status, body: tooLarge } = tooLargeAnswer(maxBodyBytes);
+        return new Response(tooLarge, { status, headers: { 'content-type': 'application/json' } });
+      }
+      body = jsonOf(text);
+    }
     // A fetch runtime's request URL carries the host the client asked for (from its Host header).
-    const refused = refusedOrigin(
-      { host: new URL(request.url).host, origin: request.headers.get('origin') ?? undefined },
-      options,
-    );
-    if (refused)
-      return new Response(forbiddenBody(refused), {
-        status: 403,
-        headers: { 'content-type': 'application/json' },
+    const view = {
+      method: request.method,
+      host: new URL(request.url).host,
+      header: (name: string) => request.headers.get(name) ?? undefined,
+    };
+    const route = routeHttp(serving, view, body);
+    if (route.kind === 'answer')
+      return new Response(route.body, {
+        status: route.status,
+        ...(route.headers ? { headers: route.headers } : {}),
       });
-    const body =
-      request.method === 'POST'
-        ? await request
-            .clone()
-            .json()
-            .catch(() => undefined)
-        : undefined;
-    const prepared =
-      first &&
-      firstHttpAnswer(
-        first,
-        { method: request.method, header: (name) => request.headers.get(name) ?? undefined },
-        body,
-        options,
-      );
-    if (prepared)
-      return new Response(prepared.body, {
-        status: prepared.status,
-        ...(prepared.body === null ? {} : { headers: { 'content-type': 'application/json' } }),
+    if (route.kind === 'work') {
+      if (!route.stream) {
+        const done = await route.work.run(() => {}, request.signal);
+        return new Response(done.body, {
+          status: done.status,
+          headers: { 'content-type': 'application/json' },
+        });
+      }
+      const encoder = new TextEncoder();
+      const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+      const writer = writable.getWriter();
+      const send = (message: string) => void writer.write(encoder.encode(sseEvent(message))).catch(() => {});
+      void route.work.run(send, request.signal).then(async (done) => {
+        if (done.body !== null) send(done.body);
+        await writer.close().catch(() => {});
       });
+      return new Response(readable, { status: 200, headers: SSE_HEADERS });
+    }
     const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
       import('./mcp-server.js'),
@@ -99,4 +118,27 @@ export function createMcpFetchHandler(
     }
     return response;
   };
+}
+
+/**
+ * A request's body as text, or undefined when it is over `maxBytes`: a declared length over it is
+ * refused before anything is read, and a stream that outgrows it is cancelled there.
+ */
+async function readBody(request: Request, maxBytes: number): Promise<string | undefined> {
+  if (Number(request.headers.get('content-length')) > maxBytes) return undefined;
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let length = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    length += value.byteLength;
+    if (length > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
 }

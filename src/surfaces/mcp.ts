@@ -4,23 +4,27 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRuntime } from '../runtime/runner.js';
+import { answersByStream, type FirstAnswers, firstAnswers } from './mcp-first-answers.js';
 import {
-  type AttachToolsOptions,
-  answersByStream,
-  type FirstAnswers,
-  firstAnswers,
-  firstHttpAnswer,
-  forbiddenBody,
+  DEFAULT_MAX_BODY_BYTES,
+  type HttpServing,
+  jsonOf,
   type McpHttpOptions,
-  type McpServerInfo,
-  pageTexts,
-  refusedOrigin,
-  resultText,
+  routeHttp,
+  SSE_HEADERS,
   sessionOptionsOf,
-} from './mcp-prepared.js';
+  sseEvent,
+  tooLargeAnswer,
+} from './mcp-http.js';
+import { type AttachToolsOptions, type McpServerInfo, pageTexts, resultText } from './mcp-listing.js';
+import { isModernMessage, type ModernOptions, modernServing } from './mcp-modern.js';
 import type { SessionTable } from './mcp-sessions.js';
 
-export type { AttachToolsOptions, McpHttpOptions, McpServerInfo } from './mcp-prepared.js';
+export type { McpToolContext } from './mcp-context.js';
+export type { McpHttpOptions } from './mcp-http.js';
+export type { AttachToolsOptions, McpServerInfo } from './mcp-listing.js';
+export type { ModernOptions } from './mcp-modern.js';
+export type { RequestStateOptions } from './mcp-request-state.js';
 export type { McpSessionOptions } from './mcp-sessions.js';
 
 /**
@@ -62,44 +66,147 @@ async function connectStdio(
 
 export interface StdioServing {
   /**
-   * The SDK's server, which answers everything but the first requests: made when a request needs
-   * it, or just after the first `tools/list` has been answered. Calling this makes it now.
+   * The SDK's server, which answers a 2025 session's requests past the first ones: made when a
+   * request needs it, or just after the first `tools/list` has been answered. Calling this makes it now.
    */
   server(): Promise<Server>;
 }
 
+export interface StdioOptions extends ModernOptions {
+  /** The longest message (one line) taken, in bytes: a longer one is refused unread. Default 10 MiB, as the SDK's. */
+  readonly maxMessageBytes?: number;
+}
+
 /**
- * Serves the tools over stdio (the process's stdin and stdout). `initialize`, `ping` and
- * `tools/list` are answered from the prepared bytes before the SDK loads; the SDK's server then
- * takes the connection over, having been given the client's `initialize` as if it had answered it.
+ * Serves the tools over stdio (the process's stdin and stdout), in both protocol eras. A 2026-07-28
+ * request (its `_meta` names the version) is answered on its own by toolprep, without the SDK. A
+ * 2025 session's `initialize`, `ping` and `tools/list` are answered from the prepared bytes before
+ * the SDK loads; the SDK's server then takes the session over, having been given the client's
+ * `initialize` as if it had answered it.
  */
 export async function serveStdio(
   runtime: ToolRuntime,
   info: McpServerInfo,
-  options: AttachToolsOptions = {},
+  options: StdioOptions = {},
 ): Promise<StdioServing> {
+  const { stdin, stdout } = process;
+  const modern = modernServing(runtime, info, options);
   const first = firstAnswers(runtime, info, options);
-  if (!first) {
-    const server = await connectStdio(runtime, info, options, process.stdin, process.stdout);
-    return { server: async () => server };
-  }
-  return answerFirst(first, (input, output) => connectStdio(runtime, info, options, input, output));
+  const legacy = legacyStdio(first, (input, output) => connectStdio(runtime, info, options, input, output));
+  if (!first) await legacy.server();
+  const running = new Map<unknown, AbortController>();
+  const write = (text: string) => stdout.write(`${text}\n`);
+
+  const take = (line: Buffer) => {
+    const message = parseLine(line);
+    // A cancellation names a request; a 2026-07-28 one is stopped here, a session's by the SDK.
+    const cancelled = cancelledRequest(message);
+    if (cancelled !== undefined && running.has(cancelled)) {
+      running.get(cancelled)?.abort();
+      running.delete(cancelled);
+      return;
+    }
+    // What is not JSON goes to the SDK too, which answers it as it always has.
+    if (!isModernMessage(message)) {
+      legacy.take(line, message);
+      return;
+    }
+    const answer = modern.accept(message);
+    if (!('run' in answer)) {
+      if (answer.body !== null) write(answer.body);
+      return;
+    }
+    const id = (message as { id: unknown }).id;
+    const controller = new AbortController();
+    running.set(id, controller);
+    void answer.run(write, controller.signal).then((done) => {
+      running.delete(id);
+      // A cancelled request is not answered.
+      if (!controller.signal.aborted && done.body !== null) write(done.body);
+    });
+  };
+  stdin.on(
+    'data',
+    lineReader(options.maxMessageBytes ?? 10 * 1024 * 1024, take, (limit) =>
+      write(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: `Invalid Request: a message must not exceed ${limit} bytes` },
+        }),
+      ),
+    ),
+  );
+  return { server: legacy.server };
+}
+
+function cancelledRequest(message: unknown): unknown {
+  const { method, params } = (message ?? {}) as { method?: unknown; params?: { requestId?: unknown } };
+  return method === 'notifications/cancelled' ? params?.requestId : undefined;
 }
 
 /**
- * Reads stdin line by line and answers what the prepared bytes can; the first message that needs
- * the SDK (or the first `tools/list` answered) starts loading it. When it is connected, it is
- * given, in order, every message it must know of (the answered `initialize` among them, whose
- * answer it then writes and is taken back, since the client has it) and the rest of stdin.
+ * Splits a stream into lines, each byte looked at once, however the chunks fall. A line longer
+ * than `maxBytes` is refused as soon as it is (`tooLong`), and the rest of it skipped unkept.
  */
-function answerFirst(
-  first: FirstAnswers,
+export function lineReader(
+  maxBytes: number,
+  line: (line: Buffer) => void,
+  tooLong: (maxBytes: number) => void,
+): (chunk: Buffer) => void {
+  let parts: Buffer[] = [];
+  let length = 0;
+  let skipping = false;
+  return (chunk) => {
+    let start = 0;
+    for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, end);
+      start = end + 1;
+      const wasSkipping = skipping;
+      const whole = length + piece.length;
+      const kept = parts;
+      parts = [];
+      length = 0;
+      skipping = false;
+      if (wasSkipping) continue;
+      if (whole > maxBytes) tooLong(maxBytes);
+      else line(kept.length === 0 ? piece : Buffer.concat([...kept, piece]));
+    }
+    const rest = chunk.subarray(start);
+    if (skipping || rest.length === 0) return;
+    if (length + rest.length > maxBytes) {
+      parts = [];
+      length = 0;
+      skipping = true;
+      tooLong(maxBytes);
+      return;
+    }
+    parts.push(rest);
+    length += rest.length;
+  };
+}
+
+interface LegacyStdio {
+  /** Takes a 2025 session's message (the line as read): answered from the prepared bytes, or given to the SDK. */
+  take(line: Buffer, message: unknown): void;
+  server(): Promise<Server>;
+}
+
+/**
+ * A 2025 session over stdio: the first messages are answered from the prepared bytes while they
+ * can be; the first message that needs the SDK (or the first `tools/list` answered) starts loading
+ * it. When it is connected, it is given, in order, every message it must know of (the answered
+ * `initialize` among them, whose answer it then writes and is taken back, since the client has it),
+ * then each message as it comes.
+ */
+function legacyStdio(
+  first: FirstAnswers | undefined,
   connect: (input: Readable, output: Writable) => Promise<Server>,
-): StdioServing {
-  const { stdin, stdout } = process;
-  let unread: Buffer = Buffer.alloc(0);
+): LegacyStdio {
+  const { stdout } = process;
   const forTheSdk: Buffer[] = [];
-  let sdkNeeded = false;
+  let input: Writable | undefined;
+  let sdkNeeded = !first;
   /** The `initialize` answer already sent, until the SDK's own is taken back. */
   let sentInitialize: { id: unknown; text: string } | undefined;
 
@@ -108,7 +215,7 @@ function answerFirst(
     handover ??= (async () => {
       // Imported here: loading node:stream costs 4 ms at start-up.
       const { PassThrough, Writable } = await import('node:stream');
-      const input = new PassThrough();
+      const sdkInput = new PassThrough();
       const output = new Writable({
         write(chunk: Buffer, _encoding, done) {
           if (sentInitialize && isAnswerTo(sentInitialize.id, chunk)) {
@@ -123,47 +230,48 @@ function answerFirst(
           else stdout.once('drain', () => done());
         },
       });
-      const server = await connect(input, output);
-      stdin.off('data', read);
-      for (const line of forTheSdk) input.write(line);
-      if (unread.length > 0) input.write(unread);
-      stdin.pipe(input);
+      const server = await connect(sdkInput, output);
+      for (const line of forTheSdk) sdkInput.write(line);
+      forTheSdk.length = 0;
+      input = sdkInput;
       return server;
     })();
     return handover;
   };
 
-  const read = (chunk: Buffer) => {
-    unread = unread.length === 0 ? chunk : Buffer.concat([unread, chunk]);
-    for (let end = unread.indexOf(10); end !== -1; end = unread.indexOf(10)) {
-      const line = unread.subarray(0, end + 1);
-      unread = unread.subarray(end + 1);
-      const message = parseLine(line);
-      const answer = sdkNeeded ? undefined : first.answer(message);
+  return {
+    server: handOver,
+    take(line, message) {
+      const withNewline = Buffer.concat([line, NEWLINE]);
+      if (input) {
+        input.write(withNewline);
+        return;
+      }
+      const answer = sdkNeeded || !first ? undefined : first.answer(message);
       // Only one initialize is answered here; the SDK answers any other.
       if (answer === undefined || (answer.kind === 'answer' && answer.replay && sentInitialize)) {
-        forTheSdk.push(line);
+        forTheSdk.push(withNewline);
         sdkNeeded = true;
         void handOver();
-        continue;
+        return;
       }
       if (answer.kind === 'answer') stdout.write(`${answer.text}\n`);
-      if (answer.kind === 'replay' || answer.replay) forTheSdk.push(line);
+      if (answer.kind === 'replay' || answer.replay) forTheSdk.push(withNewline);
       if (answer.kind === 'answer' && answer.replay)
         sentInitialize = { id: (message as { id: unknown }).id, text: answer.text };
       // Loaded once the tools are listed, between the first answers and the first call.
       else if ((message as { method?: unknown }).method === 'tools/list' && handover === undefined)
         setImmediate(handOver);
-    }
+    },
   };
-  stdin.on('data', read);
-  return { server: handOver };
 }
 
-/** A line of stdin as the SDK's reader takes it (the newline and a carriage return dropped). */
+const NEWLINE = Buffer.from('\n');
+
+/** A line of stdin as the SDK's reader takes it (a carriage return dropped). */
 function parseLine(line: Buffer): unknown {
   try {
-    return JSON.parse(line.toString('utf8').replace(/\r?\n$/, ''));
+    return JSON.parse(line.toString('utf8').replace(/\r?\n?$/, ''));
   } catch {
     return undefined;
   }
@@ -175,11 +283,12 @@ function isAnswerTo(id: unknown, chunk: Buffer): boolean {
 }
 
 /**
- * A Node request handler for MCP over Streamable HTTP. Stateless by default: a fresh server per
- * request, which costs next to nothing because the tool surface is prepared; with `sessions`, a
- * server per client session. A request whose `Host` or `Origin` is not allowed is refused with
- * 403 before any server is made; statelessly, `initialize`, `ping` and `tools/list` are answered
- * from the prepared bytes when toolprep makes the server.
+ * A Node request handler for MCP over Streamable HTTP, in both protocol eras. A 2026-07-28 request
+ * is answered by toolprep on its own (nothing is kept between requests, so any number of processes
+ * serve behind a load balancer). A 2025 request is the SDK's: stateless by default, a fresh server
+ * per request (`initialize`, `ping` and `tools/list` answered from the prepared bytes when toolprep
+ * makes the server), or with `sessions`, a server per client session. A request whose `Host` or
+ * `Origin` is not allowed is refused with 403, and a body over `maxBodyBytes` with 413, unread.
  */
 export function createMcpHttpHandler(
   runtime: ToolRuntime,
@@ -187,27 +296,48 @@ export function createMcpHttpHandler(
   options: McpHttpOptions = {},
 ) {
   const sessionOptions = sessionOptionsOf(options);
-  const first = options.server || sessionOptions ? undefined : firstAnswers(runtime, info, options);
+  const serving: HttpServing = {
+    modern: modernServing(runtime, info, options),
+    first: options.server || sessionOptions ? undefined : firstAnswers(runtime, info, options),
+    options,
+  };
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let sessions: SessionTable<StreamableHTTPServerTransport> | undefined;
   return async (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> => {
-    const refused = refusedOrigin(request.headers, options);
-    if (refused) {
-      response.writeHead(403, { 'content-type': 'application/json' }).end(forbiddenBody(refused));
+    let body = parsedBody;
+    if (request.method === 'POST' && parsedBody === undefined) {
+      const text = await readBody(request, maxBodyBytes);
+      if (text === undefined) {
+        const { status, body: tooLarge } = tooLargeAnswer(maxBodyBytes);
+        // The rest is not read: the connection closes once the answer is out.
+        response.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(tooLarge);
+        return;
+      }
+      body = jsonOf(text);
+    }
+    const view = {
+      method: request.method ?? '',
+      host: headerOf(request, 'host') ?? '',
+      header: (name: string) => headerOf(request, name),
+    };
+    const route = routeHttp(serving, view, body);
+    if (route.kind === 'answer') {
+      response.writeHead(route.status, route.headers).end(route.body ?? undefined);
       return;
     }
-    // The body is read here (unless given) to choose how to answer; the transport takes it parsed.
-    const body = request.method === 'POST' ? (parsedBody ?? (await readJson(request))) : undefined;
-    const prepared =
-      first &&
-      firstHttpAnswer(
-        first,
-        { method: request.method ?? '', header: (name) => headerOf(request, name) },
-        body,
-        options,
-      );
-    if (prepared) {
-      if (prepared.body === null) response.writeHead(prepared.status).end();
-      else response.writeHead(prepared.status, { 'content-type': 'application/json' }).end(prepared.body);
+    if (route.kind === 'work') {
+      const controller = new AbortController();
+      response.on('close', () => {
+        if (!response.writableFinished) controller.abort();
+      });
+      if (!route.stream) {
+        const done = await route.work.run(() => {}, controller.signal);
+        response.writeHead(done.status, { 'content-type': 'application/json' }).end(done.body);
+        return;
+      }
+      response.writeHead(200, SSE_HEADERS);
+      const done = await route.work.run((message) => response.write(sseEvent(message)), controller.signal);
+      response.end(done.body === null ? undefined : sseEvent(done.body));
       return;
     }
     // Loaded on the first request that needs them: a stdio server never pays for them.
@@ -251,15 +381,23 @@ function headerOf(request: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** A request's JSON body; what is not JSON is left to the transport to refuse. */
-async function readJson(request: IncomingMessage): Promise<unknown> {
+/**
+ * A request's body as text, or undefined when it is over `maxBytes`: a declared length over it is
+ * refused before anything is read, and a stream that outgrows it is left unread from there on.
+ */
+async function readBody(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  if (Number(request.headers['content-length']) > maxBytes) return undefined;
   const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
+  let length = 0;
+  for await (const chunk of request) {
+    length += (chunk as Buffer).length;
+    if (length > maxBytes) {
+      request.pause();
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
   }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Listens for MCP over Streamable HTTP on `port` (0 for any free port), at every path. */

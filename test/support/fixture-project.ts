@@ -45,6 +45,37 @@ export function copyFixture(name: string, { zod = 'zod' }: { zod?: string } = {}
   };
 }
 
+/**
+ * A fixture project with the MCP SDKs of this repository linked (both majors) and its tools
+ * generated, ready to bundle a server of `files` (name → source) into `out/` with esbuild.
+ */
+export async function mcpServerProject(name: string, files: Record<string, string>): Promise<FixtureProject> {
+  const project = copyFixture(name);
+  symlinkSync(
+    path.join(REPO, 'node_modules/@modelcontextprotocol'),
+    path.join(project.dir, 'node_modules/@modelcontextprotocol'),
+  );
+  const generated = project.cli('generate', '--quiet');
+  if (generated.status !== 0)
+    throw new Error(`toolprep generate failed:\n${generated.stdout}${generated.stderr}`);
+  for (const [file, text] of Object.entries(files)) project.write(`src/${file}.ts`, text);
+  const { build } = await import('esbuild');
+  await build({
+    absWorkingDir: project.dir,
+    entryPoints: Object.keys(files)
+      .filter((file) => file !== 'handlers')
+      .map((file) => `src/${file}.ts`),
+    outdir: 'out',
+    bundle: true,
+    splitting: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+  });
+  return project;
+}
+
 /** Starts a long-running CLI command and collects its output. */
 export function startCli(project: FixtureProject, ...args: string[]) {
   const child = spawn(process.execPath, [CLI, ...args], {

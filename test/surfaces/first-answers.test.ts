@@ -1,11 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { prepareToolSet } from '@toolprep/build';
-import { build } from 'esbuild';
 import fc from 'fast-check';
 import { defineTool } from 'toolprep';
 import { serveHttp } from 'toolprep/mcp';
@@ -14,7 +11,7 @@ import { createMcpFetchHandler } from 'toolprep/mcp/web';
 import { createToolRuntime } from 'toolprep/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { CLI, copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+import { type FixtureProject, mcpServerProject } from '../support/fixture-project.js';
 import { propertyRuns } from '../support/property-runs.js';
 
 /**
@@ -79,28 +76,7 @@ handlers.search = async ({ query }, extra) => {
 
 let project: FixtureProject;
 beforeAll(async () => {
-  project = copyFixture('project');
-  symlinkSync(
-    path.join(REPO, 'node_modules/@modelcontextprotocol'),
-    path.join(project.dir, 'node_modules/@modelcontextprotocol'),
-  );
-  const generated = spawnSync(process.execPath, [CLI, 'generate', '--quiet'], {
-    cwd: project.dir,
-    encoding: 'utf8',
-  });
-  expect(generated.status).toBe(0);
-  for (const [name, text] of Object.entries(SERVERS)) project.write(`src/${name}.ts`, text);
-  await build({
-    absWorkingDir: project.dir,
-    entryPoints: ['src/prepared.ts', 'src/sdk.ts'],
-    outdir: 'out',
-    bundle: true,
-    splitting: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'silent',
-  });
+  project = await mcpServerProject('project', SERVERS);
 }, 120_000);
 afterAll(() => project?.remove());
 

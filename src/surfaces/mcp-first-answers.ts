@@ -1,106 +1,21 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { HANDSHAKE_PLACEHOLDERS, type PreparedHandshake } from '../manifest/tool-set.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 import { isRecord } from '../shared/is-record.js';
-import type { McpSessionOptions } from './mcp-sessions.js';
+import type { McpHttpOptions } from './mcp-http.js';
+import {
+  type AttachToolsOptions,
+  type McpServerInfo,
+  pageOf,
+  pageTexts,
+  resultText,
+  servingOf,
+  startOf,
+} from './mcp-listing.js';
 
 /**
- * What serving MCP needs that the SDK does not: the `tools/list` pages built from the prepared
- * documents, the first answers of a connection from the handshake captured at build time, and the
- * HTTP checks. It imports nothing of the SDK (types only) and nothing of Node, so that a server can
- * answer `initialize`, `ping` and `tools/list` before the SDK loads, on any runtime.
+ * The first answers of a 2025 connection, from the handshake the build captured (decision 0022):
+ * `initialize`, `ping` and `tools/list` answered before the SDK loads, exactly as the SDK would.
  */
-
-export interface McpServerInfo {
-  readonly name: string;
-  readonly version: string;
-}
-
-export interface AttachToolsOptions {
-  /** Tools per `tools/list` page; longer lists are paged with a cursor. Default 200. */
-  readonly pageSize?: number;
-}
-
-/**
- * What serving a runtime needs, derived once per runtime (not per server: the stateless HTTP
- * pattern makes a server per request): the `tools/list` entries, which tools declare an output, and
- * each page built so far.
- */
-interface Serving {
-  readonly tools: readonly Tool[];
-  readonly outputs: ReadonlySet<string>;
-  readonly pages: Map<string, ListToolsResult>;
-}
-
-const servings = new WeakMap<ToolRuntime, Serving>();
-
-export function servingOf(runtime: ToolRuntime): Serving {
-  let serving = servings.get(runtime);
-  if (!serving) {
-    const prepared = runtime.list();
-    serving = {
-      tools: Object.freeze(prepared.map(toListedTool)),
-      outputs: new Set(prepared.filter((tool) => tool.outputSchema).map((tool) => tool.name)),
-      pages: new Map(),
-    };
-    servings.set(runtime, serving);
-  }
-  return serving;
-}
-
-function toListedTool(tool: PreparedTool): Tool {
-  return Object.freeze({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema.mcp as Tool['inputSchema'],
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations } : {}),
-    ...(tool.meta ? { _meta: tool.meta } : {}),
-  });
-}
-
-/** The JSON text of each page, made once: the stdio transport writes it as it is. */
-export const pageTexts = new WeakMap<object, string>();
-
-/** The page of `tools/list` that starts at `start`, built once. */
-export function pageOf(serving: Serving, pageSize: number, start: number): ListToolsResult {
-  const key = `${pageSize}:${start}`;
-  let page = serving.pages.get(key);
-  if (!page) {
-    const end = start + pageSize;
-    page = Object.freeze({
-      tools: serving.tools.slice(start, end),
-      ...(end < serving.tools.length ? { nextCursor: cursorOf(end) } : {}),
-    });
-    pageTexts.set(page, JSON.stringify(page));
-    serving.pages.set(key, page);
-  }
-  return page;
-}
-
-/** A page's cursor: its start, as base64url (btoa, which every runtime has). */
-function cursorOf(start: number): string {
-  return btoa(String(start)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-}
-
-/** Where the page a cursor names starts, or undefined for a cursor no page gave. */
-export function startOf(serving: Serving, cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return 0;
-  let start: number;
-  try {
-    start = Number.parseInt(atob(cursor.replace(/-/g, '+').replace(/_/g, '/')), 10);
-  } catch {
-    return undefined;
-  }
-  return Number.isInteger(start) && start >= 0 && start <= serving.tools.length ? start : undefined;
-}
-
-/** A JSON-RPC answer as the SDK writes one: `result`, then `jsonrpc`, then `id`. */
-export function resultText(id: string | number, result: string): string {
-  return `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
-}
 
 /**
  * How the first messages of a connection are met before the SDK is loaded:
@@ -307,44 +222,6 @@ export function firstHttpAnswer(
   return answer.kind === 'answer' ? { status: 200, body: answer.text } : { status: 202, body: null };
 }
 
-export interface McpHttpOptions extends AttachToolsOptions {
-  /**
-   * The `Host` names (or `name:port`) requests may carry. Default: loopback only (`localhost`,
-   * `127.0.0.1`, `[::1]`, any port), as the MCP specification asks of a local server against DNS
-   * rebinding. Name your public host names when the server is reached through them.
-   */
-  readonly allowedHosts?: readonly string[];
-  /** The `Origin`s (`https://app.example.com`) a browser request may come from. Default: loopback. */
-  readonly allowedOrigins?: readonly string[];
-  /**
-   * How answers are sent: `json`, `sse` (a stream, which carries the notifications a handler sends
-   * while it runs: progress, logging), or `auto` (the default): a stream when the request asks for
-   * progress (`_meta.progressToken`), JSON otherwise.
-   */
-  readonly responses?: 'auto' | 'json' | 'sse';
-  /**
-   * The server each request is answered by, for a server with more than tools (resources,
-   * prompts, logging, completions): made per request (per session with `sessions`), with the
-   * tools attached (`attachTools`). Default: `createMcpServer(runtime, info, options)`.
-   */
-  readonly server?: () => Server;
-  /**
-   * Keep a session per client (`Mcp-Session-Id`) instead of answering each request on its own:
-   * what a server that asks the client something (elicitation, sampling) or sends notifications
-   * outside a request needs. Sessions live in this process's memory; answers go as streams unless
-   * `responses` is `json` (and then a handler's notifications and questions cannot reach the
-   * client). `true`, or the options of the sessions' streams.
-   */
-  readonly sessions?: boolean | McpSessionOptions;
-}
-
-/** The options of the sessions' transports, when sessions are on. */
-export function sessionOptionsOf(options: McpHttpOptions): McpSessionOptions | undefined {
-  const { sessions } = options;
-  if (!sessions) return undefined;
-  return sessions === true ? {} : sessions;
-}
-
 /** Whether a request's answer goes as a stream (see `McpHttpOptions.responses`). */
 export function answersByStream(body: unknown, responses: McpHttpOptions['responses'] = 'auto'): boolean {
   if (responses !== 'auto') return responses === 'sse';
@@ -352,40 +229,5 @@ export function answersByStream(body: unknown, responses: McpHttpOptions['respon
   return messages.some((message) => {
     const meta = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
     return meta?.progressToken !== undefined;
-  });
-}
-
-const LOOPBACK: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
-
-/** Why a request's `Host` or `Origin` is refused, or nothing when both are allowed. */
-export function refusedOrigin(
-  headers: { readonly host?: string; readonly origin?: string },
-  options: McpHttpOptions,
-): string | undefined {
-  const host = (headers.host ?? '').toLowerCase();
-  const hostname = host.replace(/:\d+$/, '');
-  const hosts = options.allowedHosts?.map((name) => name.toLowerCase()) ?? LOOPBACK;
-  if (!hosts.includes(host) && !hosts.includes(hostname))
-    return `host "${host}" is not allowed (allowedHosts: ${hosts.join(', ')})`;
-  const { origin } = headers;
-  if (origin === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return `origin "${origin}" is not a URL`;
-  }
-  const allowed = options.allowedOrigins
-    ? options.allowedOrigins.includes(url.origin)
-    : LOOPBACK.includes(url.hostname.toLowerCase());
-  return allowed ? undefined : `origin "${origin}" is not allowed (allowedOrigins)`;
-}
-
-/** The JSON-RPC error body of a refused request. */
-export function forbiddenBody(refused: string): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    error: { code: -32000, message: `Forbidden: ${refused}` },
-    id: null,
   });
 }

@@ -1,0 +1,479 @@
+import type { ToolRuntime } from '../runtime/runner.js';
+import { isRecord } from '../shared/is-record.js';
+import {
+  type ElicitParams,
+  INPUT_METHODS,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  type McpToolContext,
+} from './mcp-context.js';
+import {
+  type AttachToolsOptions,
+  errorResultOf,
+  type McpServerInfo,
+  servingOf,
+  startOf,
+  toolResultOf,
+} from './mcp-listing.js';
+import { type BoundCall, type RequestStateOptions, requestStateSigner } from './mcp-request-state.js';
+
+/**
+ * MCP 2026-07-28, the stateless revision, served by toolprep itself: every request carries its
+ * protocol version and client capabilities, so each is answered on its own, with nothing kept
+ * between requests. `server/discover` and each `tools/list` page are JSON text made once per
+ * process from the prepared documents; `tools/call` runs the runtime. No SDK is loaded. It imports
+ * nothing of Node: the stdio reader, the Node HTTP handler and the fetch handler all use it.
+ */
+
+export const MODERN_VERSION = '2026-07-28';
+
+const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+} as const;
+
+/** The JSON-RPC errors of 2026-07-28 and the HTTP status each goes with. */
+const ERRORS = {
+  invalidRequest: { code: -32600, status: 400 },
+  methodNotFound: { code: -32601, status: 404 },
+  invalidParams: { code: -32602, status: 400 },
+  /** Invalid params that are not about the envelope (a tool that does not exist, a bad cursor). */
+  invalidArgument: { code: -32602, status: 200 },
+  headerMismatch: { code: -32020, status: 400 },
+  missingCapability: { code: -32021, status: 400 },
+  unsupportedVersion: { code: -32022, status: 400 },
+} as const;
+
+export interface ModernOptions extends AttachToolsOptions {
+  /**
+   * The caching hints of `server/discover` and `tools/list`. Default `{ ttlMs: 300000, scope:
+   * 'public' }`: the prepared list is the same for every caller (so any cache may share it) and
+   * changes only with a deploy (so five minutes of staleness is the most a client sees).
+   */
+  readonly cache?: { readonly ttlMs?: number; readonly scope?: 'public' | 'private' };
+  /** How the state of an input-required result is signed (shared by every node: see the docs). */
+  readonly requestState?: RequestStateOptions;
+}
+
+/** An answer to send: a JSON-RPC message, or none (202 for a notification), with its HTTP status. */
+export interface ModernAnswer {
+  readonly status: number;
+  readonly body: string | null;
+}
+
+/** A request that passed its checks: run it, sending its notifications (progress, logs) as they come. */
+export interface ModernWork {
+  /** Whether it may send notifications: an HTTP answer to it then goes as a stream. */
+  readonly notifies: boolean;
+  run(notify: (message: string) => void, signal: AbortSignal): Promise<ModernAnswer>;
+}
+
+export interface ModernServing {
+  /** The versions `server/discover` lists, and an unsupported version's error. */
+  readonly supportedVersions: readonly string[];
+  /**
+   * Checks a message (and, over HTTP, its headers) and returns its answer, or the work that
+   * answers it. Over stdio there are no headers.
+   */
+  accept(message: unknown, headers?: (name: string) => string | undefined): ModernAnswer | ModernWork;
+}
+
+/**
+ * Whether a message is of the 2026-07-28 era: it carries the per-request protocol version, asks
+ * for `server/discover`, or comes with a 2026 `MCP-Protocol-Version` header. Everything else is
+ * a 2025 session's.
+ */
+export function isModernMessage(message: unknown, headerVersion?: string): boolean {
+  if (headerVersion !== undefined && headerVersion >= MODERN_VERSION) return true;
+  if (!isRecord(message)) return false;
+  if (message.method === 'server/discover') return true;
+  const meta = isRecord(message.params) ? message.params._meta : undefined;
+  return isRecord(meta) && META.protocolVersion in meta;
+}
+
+export function modernServing(
+  runtime: ToolRuntime,
+  info: McpServerInfo,
+  options: ModernOptions = {},
+): ModernServing {
+  const serving = servingOf(runtime);
+  const pageSize = options.pageSize ?? 200;
+  // The versions served per request; a 2025 client starts a session with `initialize` instead.
+  const supportedVersions = [MODERN_VERSION];
+  const cache = { ttlMs: options.cache?.ttlMs ?? 300_000, cacheScope: options.cache?.scope ?? 'public' };
+  const resultMeta = { [META.serverInfo]: { name: info.name, version: info.version } };
+  const states = requestStateSigner(options.requestState);
+
+  // Made once per process: what does not vary per request.
+  const discoverText = JSON.stringify({
+    resultType: 'complete',
+    supportedVersions,
+    capabilities: { tools: {}, logging: {} },
+    ...cache,
+    _meta: resultMeta,
+  });
+  const pageTexts = new Map<number, string>();
+  const pageText = (start: number): string => {
+    let text = pageTexts.get(start);
+    if (text === undefined) {
+      const end = start + pageSize;
+      text = JSON.stringify({
+        resultType: 'complete',
+        tools: serving.tools.slice(start, end),
+        ...(end < serving.tools.length ? { nextCursor: cursorAt(end) } : {}),
+        ...cache,
+        _meta: resultMeta,
+      });
+      pageTexts.set(start, text);
+    }
+    return text;
+  };
+  const complete = (id: Id, result: object): ModernAnswer => ({
+    status: 200,
+    body: responseText(id, JSON.stringify({ resultType: 'complete', ...result, _meta: resultMeta })),
+  });
+
+  const callTool = async (
+    id: Id,
+    params: Record<string, unknown>,
+    meta: Record<string, unknown>,
+    notify: (message: string) => void,
+    signal: AbortSignal,
+  ): Promise<ModernAnswer> => {
+    const { name, arguments: args = {} } = params;
+    if (typeof name !== 'string')
+      return errorAnswer(id, ERRORS.invalidParams, 'tools/call needs a tool name');
+    const call: BoundCall = { method: 'tools/call', name, args };
+    let answers: Record<string, unknown> = {};
+    if (params.requestState !== undefined) {
+      if (typeof params.requestState !== 'string')
+        return errorAnswer(id, ERRORS.invalidParams, 'requestState must be the string the server sent');
+      const verified = await states.verify(call, params.requestState);
+      if ('refused' in verified)
+        return errorAnswer(id, ERRORS.invalidParams, `requestState refused: ${verified.refused}`);
+      answers = verified.answers;
+    }
+    if (params.inputResponses !== undefined) {
+      if (!isRecord(params.inputResponses))
+        return errorAnswer(
+          id,
+          ERRORS.invalidParams,
+          'inputResponses must be an object keyed by input request',
+        );
+      answers = { ...answers, ...params.inputResponses };
+    }
+    const round = inputRound(answers, capabilitiesOf(meta));
+    const context = modernContext(id, meta, signal, notify, round);
+    const outcome = await Promise.race([
+      runtime.call(name, args, context).then((result) => ({ result })),
+      round.suspended,
+    ]);
+    if ('missing' in outcome)
+      return {
+        status: ERRORS.missingCapability.status,
+        body: errorText(
+          id,
+          ERRORS.missingCapability.code,
+          `This tool needs the client's ${outcome.missing} capability`,
+          {
+            requiredCapabilities: { [outcome.missing]: {} },
+          },
+        ),
+      };
+    if ('inputRequests' in outcome) {
+      const requestState = await states.sign(call, answers);
+      return {
+        status: 200,
+        body: responseText(
+          id,
+          JSON.stringify({
+            resultType: 'input_required',
+            inputRequests: outcome.inputRequests,
+            requestState,
+            _meta: resultMeta,
+          }),
+        ),
+      };
+    }
+    const { result } = outcome;
+    if (result.ok) return complete(id, toolResultOf(serving, name, result.value));
+    const failure = errorResultOf(result);
+    return failure ? complete(id, failure) : errorAnswer(id, ERRORS.invalidArgument, result.error.message);
+  };
+
+  return {
+    supportedVersions,
+    accept(message, header) {
+      if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string')
+        return errorAnswer(null, ERRORS.invalidRequest, 'Invalid Request: expected one JSON-RPC request');
+      const { method } = message;
+      const params = message.params === undefined ? {} : message.params;
+      if (!isRecord(params))
+        return errorAnswer(idOf(message), ERRORS.invalidRequest, 'Invalid Request: params must be an object');
+      // Notifications need no answer: cancellation is the transport's (a closed stream, or stdio's reader).
+      if (!('id' in message)) return { status: 202, body: null };
+      const id = idOf(message);
+      if (id === null)
+        return errorAnswer(
+          null,
+          ERRORS.invalidRequest,
+          'Invalid Request: the id must be a string or a number',
+        );
+
+      if (header) {
+        const mismatch = headerMismatch(method, params, header);
+        if (mismatch) return errorAnswer(id, ERRORS.headerMismatch, `Header mismatch: ${mismatch}`);
+      }
+      const meta = params._meta;
+      if (!isRecord(meta))
+        return errorAnswer(
+          id,
+          ERRORS.invalidParams,
+          `Invalid params: _meta must carry ${META.protocolVersion} and ${META.clientCapabilities}`,
+        );
+      const version = meta[META.protocolVersion];
+      if (typeof version !== 'string')
+        return errorAnswer(
+          id,
+          ERRORS.invalidParams,
+          `Invalid params: _meta must carry ${META.protocolVersion}`,
+        );
+      if (!isRecord(meta[META.clientCapabilities]))
+        return errorAnswer(
+          id,
+          ERRORS.invalidParams,
+          `Invalid params: _meta must carry ${META.clientCapabilities}`,
+        );
+      if (header && header('mcp-protocol-version')?.trim() !== version)
+        return errorAnswer(
+          id,
+          ERRORS.headerMismatch,
+          `Header mismatch: MCP-Protocol-Version is not ${version}, as _meta says`,
+        );
+      if (version !== MODERN_VERSION)
+        return {
+          status: ERRORS.unsupportedVersion.status,
+          body: errorText(id, ERRORS.unsupportedVersion.code, 'Unsupported protocol version', {
+            supported: supportedVersions,
+            requested: version,
+          }),
+        };
+      const logLevel = meta[META.logLevel];
+      if (logLevel !== undefined && !LOGGING_LEVELS.includes(logLevel as LoggingLevel))
+        return errorAnswer(
+          id,
+          ERRORS.invalidParams,
+          `Invalid params: ${META.logLevel} must be one of ${LOGGING_LEVELS.join(', ')}`,
+        );
+
+      if (method === 'server/discover') return { status: 200, body: responseText(id, discoverText) };
+      if (method === 'tools/list') {
+        const { cursor } = params;
+        const start =
+          cursor === undefined || typeof cursor === 'string' ? startOf(serving, cursor) : undefined;
+        if (start === undefined)
+          return errorAnswer(
+            id,
+            ERRORS.invalidArgument,
+            `Invalid cursor ${JSON.stringify(cursor)}: pass the nextCursor of the previous page`,
+          );
+        return { status: 200, body: responseText(id, pageText(start)) };
+      }
+      if (method === 'tools/call')
+        return {
+          notifies: meta.progressToken !== undefined || logLevel !== undefined,
+          run: (notify, signal) => callTool(id, params, meta, notify, signal),
+        };
+      return errorAnswer(id, ERRORS.methodNotFound, `Method not found: ${method}`);
+    },
+  };
+}
+
+type Id = string | number;
+
+function idOf(message: Record<string, unknown>): Id | null {
+  const { id } = message;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/** Where the `Mcp-Method` and `Mcp-Name` headers disagree with the body, or undefined. */
+function headerMismatch(
+  method: string,
+  params: Record<string, unknown>,
+  header: (name: string) => string | undefined,
+): string | undefined {
+  const sentMethod = header('mcp-method')?.trim();
+  if (sentMethod !== method)
+    return sentMethod === undefined
+      ? 'the Mcp-Method header is missing'
+      : `Mcp-Method "${sentMethod}" is not the body's "${method}"`;
+  const named =
+    method === 'resources/read'
+      ? params.uri
+      : method === 'tools/call' || method === 'prompts/get'
+        ? params.name
+        : undefined;
+  if (named === undefined) return undefined;
+  const sentName = header('mcp-name');
+  if (sentName === undefined) return 'the Mcp-Name header is missing';
+  const decoded = decodeHeaderValue(sentName.trim());
+  if (decoded === undefined) return 'Mcp-Name is not valid base64 inside =?base64?…?=';
+  return decoded === named ? undefined : `Mcp-Name "${decoded}" is not the body's "${String(named)}"`;
+}
+
+/** A header value as sent: plain, or `=?base64?…?=` for what plain ASCII cannot carry. */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!value.startsWith('=?base64?') || !value.endsWith('?=') || value.length < 11) return value;
+  try {
+    const binary = atob(value.slice(9, -2));
+    return new TextDecoder('utf-8', { fatal: true }).decode(
+      Uint8Array.from(binary, (character) => character.charCodeAt(0)),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+function capabilitiesOf(meta: Record<string, unknown>): Record<string, unknown> {
+  return meta[META.clientCapabilities] as Record<string, unknown>;
+}
+
+/** How a call ended without a result: it asked for input, or for a capability the client lacks. */
+type Suspension = { inputRequests: Record<string, unknown> } | { missing: string };
+
+interface InputRound {
+  /** The answer to the next question asked, or a promise that never settles while the call is suspended. */
+  ask(method: string, capability: string, params: unknown): Promise<unknown>;
+  readonly suspended: Promise<Suspension>;
+}
+
+/**
+ * The questions of one run of a handler. A handler asks in order, and each question is keyed by
+ * its place in that order (`input-1`, `input-2`…): one answered in an earlier round is answered
+ * at once; the first that is not suspends the call (after every question asked at the same time
+ * has been gathered), and the call's answer is the input-required result. The suspended run is
+ * left behind: its promise never settles, and nothing holds it.
+ */
+function inputRound(
+  answers: Readonly<Record<string, unknown>>,
+  capabilities: Record<string, unknown>,
+): InputRound {
+  let asked = 0;
+  const pending: Record<string, unknown> = {};
+  let suspend: ((suspension: Suspension) => void) | undefined;
+  let scheduled = false;
+  const suspended = new Promise<Suspension>((resolve) => {
+    suspend = resolve;
+  });
+  const never = new Promise<never>(() => {});
+  return {
+    suspended,
+    ask(method, capability, params) {
+      asked++;
+      const key = `input-${asked}`;
+      if (key in answers) return Promise.resolve(answers[key]);
+      if (!isRecord(capabilities[capability]) || !supportsMode(method, capabilities, params)) {
+        suspend?.({ missing: capability });
+        return never;
+      }
+      pending[key] = params === undefined ? { method } : { method, params };
+      if (!scheduled) {
+        scheduled = true;
+        // Questions asked together (Promise.all) go in one result.
+        setTimeout(() => suspend?.({ inputRequests: pending }), 0);
+      }
+      return never;
+    },
+  };
+}
+
+/** A URL elicitation needs `elicitation.url`; a form one, `elicitation.form` or the bare `elicitation: {}`. */
+function supportsMode(method: string, capabilities: Record<string, unknown>, params: unknown): boolean {
+  if (method !== INPUT_METHODS.elicit.method) return true;
+  const elicitation = capabilities.elicitation as Record<string, unknown>;
+  const mode = (params as ElicitParams).mode ?? 'form';
+  if (mode === 'url') return isRecord(elicitation.url);
+  return isRecord(elicitation.form) || !isRecord(elicitation.url);
+}
+
+function modernContext(
+  id: Id,
+  meta: Record<string, unknown>,
+  signal: AbortSignal,
+  notify: (message: string) => void,
+  round: InputRound,
+): McpToolContext {
+  const progressToken = meta.progressToken;
+  const logLevel = meta[META.logLevel] as LoggingLevel | undefined;
+  let lastProgress = Number.NEGATIVE_INFINITY;
+  const send = (method: string, params: unknown) => {
+    if (!signal.aborted) notify(JSON.stringify({ jsonrpc: '2.0', method, params }));
+  };
+  const context: McpToolContext = {
+    requestId: id,
+    signal,
+    _meta: meta,
+    era: 'modern',
+    async progress(progress, total, message) {
+      // Only for a request that asked, and only forward: progress must increase.
+      if (progressToken === undefined || !(progress > lastProgress)) return;
+      lastProgress = progress;
+      send('notifications/progress', {
+        progressToken,
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      });
+    },
+    async log(level, data, logger) {
+      if (logLevel === undefined || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(logLevel)) return;
+      send('notifications/message', { level, data, ...(logger === undefined ? {} : { logger }) });
+    },
+    elicit: (params) =>
+      round.ask(INPUT_METHODS.elicit.method, INPUT_METHODS.elicit.capability, params) as never,
+    sample: (params) =>
+      round.ask(INPUT_METHODS.sample.method, INPUT_METHODS.sample.capability, params) as never,
+    listRoots: () =>
+      round.ask(INPUT_METHODS.listRoots.method, INPUT_METHODS.listRoots.capability, undefined) as never,
+    async sendNotification({ method, params }) {
+      const fields = (isRecord(params) ? params : {}) as Record<string, unknown>;
+      if (method === 'notifications/progress')
+        return context.progress(
+          fields.progress as number,
+          fields.total as number | undefined,
+          fields.message as string | undefined,
+        );
+      if (method === 'notifications/message')
+        return context.log(fields.level as LoggingLevel, fields.data, fields.logger as string | undefined);
+    },
+    sendRequest({ method, params }) {
+      const question = Object.values(INPUT_METHODS).find((input) => input.method === method);
+      if (!question)
+        return Promise.reject(new Error(`${method} is not a question a server may ask on ${MODERN_VERSION}`));
+      return round.ask(question.method, question.capability, params);
+    },
+  };
+  return context;
+}
+
+function cursorAt(start: number): string {
+  return btoa(String(start)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+function responseText(id: Id, result: string): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
+}
+
+function errorText(id: Id | null, code: number, message: string, data?: unknown): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: { code, message, ...(data === undefined ? {} : { data }) },
+  });
+}
+
+function errorAnswer(id: Id | null, error: { code: number; status: number }, message: string): ModernAnswer {
+  return { status: error.status, body: errorText(id, error.code, message) };
+}
