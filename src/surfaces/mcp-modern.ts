@@ -1,4 +1,4 @@
-import type { ToolRuntime } from '../runtime/runner.js';
+import type { CallResult, ToolRuntime } from '../runtime/runner.js';
 import { isRecord } from '../shared/is-record.js';
 import {
   type ElicitParams,
@@ -15,7 +15,12 @@ import {
   startOf,
   toolResultOf,
 } from './mcp-listing.js';
-import { type BoundCall, type RequestStateOptions, requestStateSigner } from './mcp-request-state.js';
+import {
+  type BoundCall,
+  type RequestStateOptions,
+  type RequestStateSigner,
+  requestStateSigner,
+} from './mcp-request-state.js';
 
 /**
  * MCP 2026-07-28, the stateless revision, served by toolprep itself: every request carries its
@@ -145,31 +150,18 @@ export function modernServing(
     const { name, arguments: args = {} } = params;
     if (typeof name !== 'string')
       return errorAnswer(id, ERRORS.invalidParams, 'tools/call needs a tool name');
-    const call: BoundCall = { method: 'tools/call', name, args };
-    let answers: Record<string, unknown> = {};
-    if (params.requestState !== undefined) {
-      if (typeof params.requestState !== 'string')
-        return errorAnswer(id, ERRORS.invalidParams, 'requestState must be the string the server sent');
-      const verified = await states.verify(call, params.requestState);
-      if ('refused' in verified)
-        return errorAnswer(id, ERRORS.invalidParams, `requestState refused: ${verified.refused}`);
-      answers = verified.answers;
-    }
-    if (params.inputResponses !== undefined) {
-      if (!isRecord(params.inputResponses))
-        return errorAnswer(
-          id,
-          ERRORS.invalidParams,
-          'inputResponses must be an object keyed by input request',
-        );
-      answers = { ...answers, ...params.inputResponses };
-    }
-    const round = inputRound(answers, capabilitiesOf(meta));
-    const context = modernContext(id, meta, signal, notify, round);
-    const outcome = await Promise.race([
-      runtime.call(name, args, context).then((result) => ({ result })),
-      round.suspended,
-    ]);
+    const outcome = await askingCall(runtime, states, {
+      id,
+      name,
+      args,
+      meta,
+      capabilities: capabilitiesOf(meta),
+      requestState: params.requestState,
+      inputResponses: params.inputResponses,
+      notify: (notification) => notify(JSON.stringify({ jsonrpc: '2.0', ...notification })),
+      signal,
+    });
+    if ('invalid' in outcome) return errorAnswer(id, ERRORS.invalidParams, outcome.invalid);
     if ('missing' in outcome)
       return {
         status: ERRORS.missingCapability.status,
@@ -182,21 +174,8 @@ export function modernServing(
           },
         ),
       };
-    if ('inputRequests' in outcome) {
-      const requestState = await states.sign(call, answers);
-      return {
-        status: 200,
-        body: responseText(
-          id,
-          JSON.stringify({
-            resultType: 'input_required',
-            inputRequests: outcome.inputRequests,
-            requestState,
-            _meta: resultMeta,
-          }),
-        ),
-      };
-    }
+    if ('inputRequests' in outcome)
+      return { status: 200, body: responseText(id, JSON.stringify({ ...outcome, _meta: resultMeta })) };
     const { result } = outcome;
     if (result.ok) return complete(id, toolResultOf(serving, name, result.value));
     const failure = errorResultOf(result);
@@ -292,6 +271,74 @@ export function modernServing(
 }
 
 type Id = string | number;
+
+/** A notification about the request being answered (progress, a log message). */
+export interface RequestNotification {
+  readonly method: string;
+  readonly params: unknown;
+}
+
+export interface AskingCallRequest {
+  readonly id: Id;
+  readonly name: string;
+  readonly args: unknown;
+  /** The request's `_meta`, with its envelope keys: the progress token and log level are read there. */
+  readonly meta: Record<string, unknown>;
+  /** What the client can be asked: the request's declared capabilities. */
+  readonly capabilities: Record<string, unknown>;
+  readonly requestState: unknown;
+  readonly inputResponses: unknown;
+  readonly notify: (notification: RequestNotification) => void;
+  readonly signal: AbortSignal;
+}
+
+export type AskingCallOutcome =
+  | { readonly result: CallResult }
+  | {
+      readonly resultType: 'input_required';
+      readonly inputRequests: Record<string, unknown>;
+      readonly requestState: string;
+    }
+  | { readonly missing: string }
+  | { readonly invalid: string };
+
+/**
+ * A 2026-07-28 call, which may ask the client for input: the answers so far come from the signed
+ * `requestState` and the retry's `inputResponses`; a question not answered yet ends the run with
+ * the input-required result to send, and its signed state.
+ */
+export async function askingCall(
+  runtime: ToolRuntime,
+  states: RequestStateSigner,
+  request: AskingCallRequest,
+): Promise<AskingCallOutcome> {
+  const call: BoundCall = { method: 'tools/call', name: request.name, args: request.args };
+  let answers: Record<string, unknown> = {};
+  if (request.requestState !== undefined) {
+    if (typeof request.requestState !== 'string')
+      return { invalid: 'requestState must be the string the server sent' };
+    const verified = await states.verify(call, request.requestState);
+    if ('refused' in verified) return { invalid: `requestState refused: ${verified.refused}` };
+    answers = verified.answers;
+  }
+  if (request.inputResponses !== undefined) {
+    if (!isRecord(request.inputResponses))
+      return { invalid: 'inputResponses must be an object keyed by input request' };
+    answers = { ...answers, ...request.inputResponses };
+  }
+  const round = inputRound(answers, request.capabilities);
+  const context = modernContext(request, round);
+  const outcome = await Promise.race([
+    runtime.call(request.name, request.args, context).then((result) => ({ result })),
+    round.suspended,
+  ]);
+  if (!('inputRequests' in outcome)) return outcome;
+  return {
+    resultType: 'input_required',
+    inputRequests: outcome.inputRequests,
+    requestState: await states.sign(call, answers),
+  };
+}
 
 function idOf(message: Record<string, unknown>): Id | null {
   const { id } = message;
@@ -398,18 +445,12 @@ function supportsMode(method: string, capabilities: Record<string, unknown>, par
   return isRecord(elicitation.form) || !isRecord(elicitation.url);
 }
 
-function modernContext(
-  id: Id,
-  meta: Record<string, unknown>,
-  signal: AbortSignal,
-  notify: (message: string) => void,
-  round: InputRound,
-): McpToolContext {
+function modernContext({ id, meta, signal, notify }: AskingCallRequest, round: InputRound): McpToolContext {
   const progressToken = meta.progressToken;
   const logLevel = meta[META.logLevel] as LoggingLevel | undefined;
   let lastProgress = Number.NEGATIVE_INFINITY;
   const send = (method: string, params: unknown) => {
-    if (!signal.aborted) notify(JSON.stringify({ jsonrpc: '2.0', method, params }));
+    if (!signal.aborted) notify({ method, params });
   };
   const context: McpToolContext = {
     requestId: id,

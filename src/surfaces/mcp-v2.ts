@@ -1,0 +1,124 @@
+import {
+  type CallToolResult,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { ToolRuntime } from '../runtime/runner.js';
+import {
+  type AttachToolsOptions,
+  errorResultOf,
+  pageOf,
+  servingOf,
+  startOf,
+  toolResultOf,
+} from './mcp-listing.js';
+import { askingCall } from './mcp-modern.js';
+import { type RequestStateOptions, requestStateSigner } from './mcp-request-state.js';
+
+export type { AttachToolsOptions } from './mcp-listing.js';
+export type { RequestStateOptions } from './mcp-request-state.js';
+
+/**
+ * `toolprep/mcp/v2`: the prepared tools on the official SDK v2 (`@modelcontextprotocol/server`),
+ * beside a server's own resources, prompts and completions, in both eras the SDK serves.
+ */
+
+export interface AttachToolsV2Options extends AttachToolsOptions {
+  /** How the state of an input-required result is signed: give every node the same key. */
+  readonly requestState?: RequestStateOptions;
+}
+
+/** Every question may be put to the SDK, which refuses one the client cannot answer (`-32021`). */
+const ANY_CAPABILITY = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+
+/**
+ * The signers made per runtime and key: a `createMcpHandler` factory attaches the tools to a fresh
+ * server on every request, which must cost neither a key nor a list.
+ */
+const signers = new WeakMap<ToolRuntime, Map<unknown, ReturnType<typeof requestStateSigner>>>();
+
+function signerOf(runtime: ToolRuntime, options: RequestStateOptions = {}) {
+  let byKey = signers.get(runtime);
+  if (!byKey) {
+    byKey = new Map();
+    signers.set(runtime, byKey);
+  }
+  const cacheKey = `${String(options.key)}\u0000${options.ttlMs}`;
+  let signer = byKey.get(cacheKey);
+  if (!signer) {
+    signer = requestStateSigner(options);
+    byKey.set(cacheKey, signer);
+  }
+  return signer;
+}
+
+/**
+ * Serves the runtime's tools on an SDK v2 `McpServer` (or its low-level `Server`): `tools/list`
+ * answers the prepared pages as they are, so the SDK converts no schema, and `tools/call` goes
+ * through `runtime.call`, one parse per call. A handler's questions (`context.elicit`, …) become
+ * input-required results, which the SDK serves as such to a 2026-07-28 client and as requests to a
+ * 2025 one. Attach before the server is connected; it owns the server's tools, so register no tool
+ * of your own on the same server. Costs the same whatever the number of tools: call it in a
+ * `createMcpHandler` factory freely.
+ */
+export function attachTools<Target extends McpServer | Server>(
+  target: Target,
+  runtime: ToolRuntime,
+  options: AttachToolsV2Options = {},
+): Target {
+  const server: Server = 'registerTool' in target ? target.server : target;
+  const pageSize = options.pageSize ?? 200;
+  const serving = servingOf(runtime);
+  const states = signerOf(runtime, options.requestState);
+  const outputSchemas = new Map(runtime.list().map((tool) => [tool.name, tool.outputSchema]));
+  server.registerCapabilities({ tools: {} });
+
+  server.setRequestHandler('tools/list', (request) => {
+    const cursor = request.params?.cursor;
+    const start = startOf(serving, cursor);
+    if (start === undefined)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid cursor "${cursor}": pass the nextCursor of the previous page`,
+      );
+    return pageOf(serving, pageSize, start) as never;
+  });
+
+  server.setRequestHandler('tools/call', async (request, context: ServerContext) => {
+    const { name, arguments: args = {} } = request.params;
+    const { mcpReq } = context;
+    const outcome = await askingCall(runtime, states, {
+      id: mcpReq.id,
+      name,
+      args,
+      meta: { ...mcpReq._meta, ...mcpReq.envelope },
+      capabilities: ANY_CAPABILITY,
+      requestState: mcpReq.requestState(),
+      inputResponses: mcpReq.inputResponses,
+      notify: (notification) => void mcpReq.notify(notification as never).catch(() => {}),
+      signal: mcpReq.signal,
+    });
+    if ('invalid' in outcome) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.invalid);
+    if ('missing' in outcome)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `This tool needs the client's ${outcome.missing} capability`,
+      );
+    if ('inputRequests' in outcome) return outcome as never;
+    const { result } = outcome;
+    const answer: CallToolResult | undefined = result.ok
+      ? (toolResultOf(serving, name, result.value) as CallToolResult)
+      : (errorResultOf(result) as CallToolResult | undefined);
+    if (!answer)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, result.ok ? '' : result.error.message);
+    // The SDK's projection of a result for the era of the request (a 2025 client's structured content).
+    return server.projectCallToolResult(
+      answer,
+      outputSchemas.get(name) as Record<string, unknown> | undefined,
+    );
+  });
+  return target;
+}
