@@ -11,4 +11,16 @@ interface Row {
   readonly toolprep?: Verdict;
   readonly baseline?: Verdict;
 }
-export function conformance(): Promise<{ rows: Row[]; active: Row[]; regressions: Row[] }>;
+interface ModernRow {
+  readonly scenario: string;
+  /** Whether 2026-07-28 conformance requires it (the suite's frozen list). */
+  readonly required: boolean;
+  readonly toolprep?: Omit<Verdict, 'suite'>;
+  readonly 'toolprep-on-sdk-v2'?: Omit<Verdict, 'suite'>;
+}
+export function conformance(): Promise<{
+  rows: Row[];
+  active: Row[];
+  regressions: Row[];
+  modern: ModernRow[];
+}>;

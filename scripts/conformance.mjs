@@ -22,6 +22,8 @@ import { node22 } from './node22.mjs';
 import { BUILD_PACKAGE, linkPackages, REPO } from './packages.mjs';
 
 const SUITE = path.join(REPO, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+/** The suite's release for 2026-07-28 (0.2 alpha), installed under another name beside 0.1.16. */
+const SUITE_2026 = path.join(REPO, 'node_modules/conformance2026/dist/index.js');
 
 /** The conformance project, generated and bundled, in a fresh folder. */
 async function buildServer() {
@@ -30,10 +32,12 @@ async function buildServer() {
   linkPackages(dir);
   symlinkSync(path.join(REPO, 'node_modules/zod'), path.join(dir, 'node_modules/zod'));
   mkdirSync(path.join(dir, 'node_modules/@modelcontextprotocol'), { recursive: true });
-  symlinkSync(
-    path.join(REPO, 'node_modules/@modelcontextprotocol/sdk'),
-    path.join(dir, 'node_modules/@modelcontextprotocol/sdk'),
-  );
+  // SDK v1 for the 2025 server, v2 for the user's own server of the 2026-07-28 run.
+  for (const sdk of ['sdk', 'server', 'core', 'node'])
+    symlinkSync(
+      path.join(REPO, 'node_modules/@modelcontextprotocol', sdk),
+      path.join(dir, 'node_modules/@modelcontextprotocol', sdk),
+    );
   const generated = spawnSync(
     process.execPath,
     [path.join(BUILD_PACKAGE, 'dist/src/cli/main.js'), 'generate', '--quiet'],
@@ -47,7 +51,7 @@ async function buildServer() {
   const { build } = await import('esbuild');
   await build({
     absWorkingDir: dir,
-    entryPoints: ['src/server.ts'],
+    entryPoints: ['src/server.ts', 'src/server-v2.ts'],
     outdir: 'out',
     bundle: true,
     splitting: true,
@@ -61,7 +65,8 @@ async function buildServer() {
 
 /** Starts the server (the baseline with `--baseline`); resolves to its URL and a way to stop it. */
 function start(dir, ...args) {
-  const child = spawn(process.execPath, ['out/server.js', ...args], {
+  const entry = args[0]?.endsWith('.js') ? args.shift() : 'out/server.js';
+  const child = spawn(process.execPath, [entry, ...args], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -75,9 +80,20 @@ function start(dir, ...args) {
 }
 
 /** Runs a suite's server scenarios (`active` or `pending`) against `url`; resolves to each one's verdict. */
-function runSuite(node, url, suite, outputDir) {
+function runSuite(node, url, suite, outputDir, release = { path: SUITE, args: [] }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [SUITE, 'server', '--url', url, '--suite', suite, '--output-dir', outputDir], {
+    const args = [
+      release.path,
+      'server',
+      '--url',
+      url,
+      '--suite',
+      suite,
+      ...release.args,
+      '--output-dir',
+      outputDir,
+    ];
+    const child = spawn(node, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -145,9 +161,42 @@ export async function conformance() {
         server.stop();
       }
     }
+    // 2026-07-28: toolprep's own answers (the same server as above, whose resources and prompts
+    // are an SDK v1 server's, which serves 2025 only), and toolprep's tools on a user's SDK v2 server.
+    results.modern = {};
+    for (const [name, entry] of [
+      ['toolprep', 'out/server.js'],
+      ['toolprep-on-sdk-v2', 'out/server-v2.js'],
+    ]) {
+      const server = await start(dir, entry);
+      try {
+        results.modern[name] = await runSuite(
+          node,
+          server.url,
+          'all',
+          path.join(dir, `results-2026-${name}`),
+          {
+            path: SUITE_2026,
+            args: ['--spec-version', '2026-07-28'],
+          },
+        );
+      } finally {
+        server.stop();
+      }
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const required = requiredScenarios2026();
+  const modern = [...new Set(Object.values(results.modern).flatMap((verdicts) => Object.keys(verdicts)))]
+    .sort()
+    .map((scenario) => ({
+      scenario,
+      required: required.has(scenario),
+      ...Object.fromEntries(
+        Object.entries(results.modern).map(([name, verdicts]) => [name, verdicts[scenario]]),
+      ),
+    }));
   const scenarios = [...new Set([...Object.keys(results.toolprep), ...Object.keys(results.baseline)])].sort();
   const rows = scenarios.map((scenario) => {
     const ours = results.toolprep[scenario];
@@ -160,11 +209,19 @@ export async function conformance() {
     return { scenario, suite: ours?.suite ?? theirs?.suite, verdict, toolprep: ours, baseline: theirs };
   });
   const active = rows.filter((row) => row.suite === 'active');
-  return { rows, active, regressions: active.filter((row) => row.verdict.startsWith('FAILS')) };
+  return { rows, active, regressions: active.filter((row) => row.verdict.startsWith('FAILS')), modern };
+}
+
+/** The scenarios 2026-07-28 conformance requires, from the suite's own frozen list. */
+function requiredScenarios2026() {
+  const text = readFileSync(path.join(path.dirname(SUITE_2026), '../requirements/2026-07-28.yaml'), 'utf8');
+  const section = /^server:\n((?:\s+- .*\n|\s*#.*\n|\s*\n)*)/m.exec(text)?.[1] ?? '';
+  return new Set([...section.matchAll(/^\s+- ([\w-]+)/gm)].map((match) => match[1]));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { rows, active, regressions } = await conformance();
+  const result = await conformance();
+  const { rows, active, regressions } = result;
   const passing = (list, side) => list.filter((row) => row[side]?.passed).length;
   const why = (verdict) =>
     [...(verdict?.failures ?? []), ...(verdict?.warnings ?? [])].join('; ').replaceAll('|', '\\|');
@@ -177,6 +234,20 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const pending = rows.filter((row) => row.suite === 'pending');
   console.log(
     `\n${passing(active, 'toolprep')} of ${active.length} active scenarios pass with toolprep, ${passing(active, 'baseline')} with the SDK baseline; ${regressions.length} fail where the baseline passes. Pending: ${passing(pending, 'toolprep')} of ${pending.length} with toolprep, ${passing(pending, 'baseline')} with the baseline.`,
+  );
+  const { modern } = result;
+  console.log('\n2026-07-28 (0.2.0-alpha.12, --suite all):\n');
+  console.log(
+    '| scenario | required | toolprep | toolprep on SDK v2 | the suite says (toolprep; on SDK v2) |',
+  );
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const row of modern)
+    console.log(
+      `| ${row.scenario} | ${row.required ? 'yes' : 'no'} | ${row.toolprep?.passed ? 'pass' : 'FAIL'} | ${row['toolprep-on-sdk-v2']?.passed ? 'pass' : 'FAIL'} | ${why(row.toolprep)}; ${why(row['toolprep-on-sdk-v2'])} |`,
+    );
+  const requiredRows = modern.filter((row) => row.required);
+  console.log(
+    `\n${passing(requiredRows, 'toolprep')} of ${requiredRows.length} required 2026-07-28 scenarios pass with toolprep's own serving, ${passing(requiredRows, 'toolprep-on-sdk-v2')} with toolprep's tools on an SDK v2 server.`,
   );
   const jsonAt = process.argv.indexOf('--json');
   if (jsonAt !== -1) writeFileSync(process.argv[jsonAt + 1], `${JSON.stringify(rows, null, 2)}\n`);

@@ -67,21 +67,31 @@ export interface McpToolContext {
   readonly _meta?: Readonly<Record<string, unknown>>;
   /** `modern` for a 2026-07-28 request (answered on its own), `legacy` for a 2025 session's. */
   readonly era: 'modern' | 'legacy';
+  /** What the client declared it can do (`elicitation`, `sampling`, `roots`, …): ask only what it can answer. */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /** Sends progress, when the request asked for it (`_meta.progressToken`); otherwise nothing. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends a log message, when the request (2026-07-28) or the session (2025) asked for that level. */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Asks the user through the client (see "Asking the client" in docs/surfaces/mcp.md). */
-  elicit(params: ElicitParams): Promise<ElicitResult>;
+  elicit(params: ElicitParams, options?: QuestionOptions): Promise<ElicitResult>;
   /** Asks the client's model. */
-  sample(params: SampleParams): Promise<SampleResult>;
+  sample(params: SampleParams, options?: QuestionOptions): Promise<SampleResult>;
   /** Asks the client for its roots. */
-  listRoots(): Promise<RootsResult>;
+  listRoots(options?: QuestionOptions): Promise<RootsResult>;
   /** The notification form of `progress` and `log`, as the SDK's handlers send them. */
   sendNotification(notification: { method: string; params?: unknown }): Promise<void>;
   /** The request form of `elicit`, `sample` and `listRoots`, as the SDK's handlers send them. */
   // biome-ignore lint/suspicious/noExplicitAny: the result is what the client answered, typed by its method.
   sendRequest(request: { method: string; params?: unknown }, resultSchema?: unknown): Promise<any>;
+}
+
+export interface QuestionOptions {
+  /**
+   * The question's key in a 2026-07-28 input-required result (`user_name`). Default: its place
+   * among the run's questions, `input-1`, `input-2`…
+   */
+  readonly key?: string;
 }
 
 /** The method of each question, and the client capability it needs. */
@@ -108,12 +118,14 @@ export interface LegacyExtra {
  */
 export function legacyContext(
   extra: LegacyExtra,
+  clientCapabilities: Readonly<Record<string, unknown>>,
   schemas: { readonly [Method in keyof typeof INPUT_METHODS]: unknown },
 ): McpToolContext {
   const progressToken = extra._meta?.progressToken;
   return {
     ...extra,
     era: 'legacy',
+    clientCapabilities,
     async progress(progress, total, message) {
       if (progressToken === undefined) return;
       await extra.sendNotification({

@@ -156,6 +156,7 @@ export function modernServing(
       args,
       meta,
       capabilities: capabilitiesOf(meta),
+      checkCapabilities: true,
       requestState: params.requestState,
       inputResponses: params.inputResponses,
       notify: (notification) => notify(JSON.stringify({ jsonrpc: '2.0', ...notification })),
@@ -284,8 +285,13 @@ export interface AskingCallRequest {
   readonly args: unknown;
   /** The request's `_meta`, with its envelope keys: the progress token and log level are read there. */
   readonly meta: Record<string, unknown>;
-  /** What the client can be asked: the request's declared capabilities. */
+  /** What the client declared it can do, in this request. */
   readonly capabilities: Record<string, unknown>;
+  /**
+   * Whether a question the capabilities do not cover ends the call with `-32021` here (toolprep's
+   * own serving), or is left to the SDK to refuse (SDK v2).
+   */
+  readonly checkCapabilities: boolean;
   readonly requestState: unknown;
   readonly inputResponses: unknown;
   readonly notify: (notification: RequestNotification) => void;
@@ -326,7 +332,7 @@ export async function askingCall(
       return { invalid: 'inputResponses must be an object keyed by input request' };
     answers = { ...answers, ...request.inputResponses };
   }
-  const round = inputRound(answers, request.capabilities);
+  const round = inputRound(answers, request.checkCapabilities ? request.capabilities : undefined);
   const context = modernContext(request, round);
   const outcome = await Promise.race([
     runtime.call(request.name, request.args, context).then((result) => ({ result })),
@@ -392,7 +398,7 @@ type Suspension = { inputRequests: Record<string, unknown> } | { missing: string
 
 interface InputRound {
   /** The answer to the next question asked, or a promise that never settles while the call is suspended. */
-  ask(method: string, capability: string, params: unknown): Promise<unknown>;
+  ask(method: string, capability: string, params: unknown, key: string | undefined): Promise<unknown>;
   readonly suspended: Promise<Suspension>;
 }
 
@@ -405,7 +411,7 @@ interface InputRound {
  */
 function inputRound(
   answers: Readonly<Record<string, unknown>>,
-  capabilities: Record<string, unknown>,
+  capabilities: Record<string, unknown> | undefined,
 ): InputRound {
   let asked = 0;
   const pending: Record<string, unknown> = {};
@@ -417,11 +423,16 @@ function inputRound(
   const never = new Promise<never>(() => {});
   return {
     suspended,
-    ask(method, capability, params) {
+    ask(method, capability, params, named) {
       asked++;
-      const key = `input-${asked}`;
-      if (key in answers) return Promise.resolve(answers[key]);
-      if (!isRecord(capabilities[capability]) || !supportsMode(method, capabilities, params)) {
+      const key = named ?? `input-${asked}`;
+      // An answer that is not one to this question (a number for an elicitation) is asked again.
+      if (Object.hasOwn(answers, key) && isAnswerTo(method, answers[key]))
+        return Promise.resolve(answers[key]);
+      if (
+        capabilities &&
+        (!isRecord(capabilities[capability]) || !supportsMode(method, capabilities, params))
+      ) {
         suspend?.({ missing: capability });
         return never;
       }
@@ -436,6 +447,15 @@ function inputRound(
   };
 }
 
+/** Whether a value has the shape of an answer to a question of this method. */
+function isAnswerTo(method: string, answer: unknown): boolean {
+  if (!isRecord(answer)) return false;
+  if (method === INPUT_METHODS.elicit.method)
+    return answer.action === 'accept' || answer.action === 'decline' || answer.action === 'cancel';
+  if (method === INPUT_METHODS.sample.method) return typeof answer.model === 'string' && 'content' in answer;
+  return Array.isArray(answer.roots);
+}
+
 /** A URL elicitation needs `elicitation.url`; a form one, `elicitation.form` or the bare `elicitation: {}`. */
 function supportsMode(method: string, capabilities: Record<string, unknown>, params: unknown): boolean {
   if (method !== INPUT_METHODS.elicit.method) return true;
@@ -445,7 +465,10 @@ function supportsMode(method: string, capabilities: Record<string, unknown>, par
   return isRecord(elicitation.form) || !isRecord(elicitation.url);
 }
 
-function modernContext({ id, meta, signal, notify }: AskingCallRequest, round: InputRound): McpToolContext {
+function modernContext(
+  { id, meta, signal, notify, capabilities }: AskingCallRequest,
+  round: InputRound,
+): McpToolContext {
   const progressToken = meta.progressToken;
   const logLevel = meta[META.logLevel] as LoggingLevel | undefined;
   let lastProgress = Number.NEGATIVE_INFINITY;
@@ -457,6 +480,7 @@ function modernContext({ id, meta, signal, notify }: AskingCallRequest, round: I
     signal,
     _meta: meta,
     era: 'modern',
+    clientCapabilities: capabilities,
     async progress(progress, total, message) {
       // Only for a request that asked, and only forward: progress must increase.
       if (progressToken === undefined || !(progress > lastProgress)) return;
@@ -472,12 +496,17 @@ function modernContext({ id, meta, signal, notify }: AskingCallRequest, round: I
       if (logLevel === undefined || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(logLevel)) return;
       send('notifications/message', { level, data, ...(logger === undefined ? {} : { logger }) });
     },
-    elicit: (params) =>
-      round.ask(INPUT_METHODS.elicit.method, INPUT_METHODS.elicit.capability, params) as never,
-    sample: (params) =>
-      round.ask(INPUT_METHODS.sample.method, INPUT_METHODS.sample.capability, params) as never,
-    listRoots: () =>
-      round.ask(INPUT_METHODS.listRoots.method, INPUT_METHODS.listRoots.capability, undefined) as never,
+    elicit: (params, options) =>
+      round.ask(INPUT_METHODS.elicit.method, INPUT_METHODS.elicit.capability, params, options?.key) as never,
+    sample: (params, options) =>
+      round.ask(INPUT_METHODS.sample.method, INPUT_METHODS.sample.capability, params, options?.key) as never,
+    listRoots: (options) =>
+      round.ask(
+        INPUT_METHODS.listRoots.method,
+        INPUT_METHODS.listRoots.capability,
+        undefined,
+        options?.key,
+      ) as never,
     async sendNotification({ method, params }) {
       const fields = (isRecord(params) ? params : {}) as Record<string, unknown>;
       if (method === 'notifications/progress')
@@ -493,7 +522,7 @@ function modernContext({ id, meta, signal, notify }: AskingCallRequest, round: I
       const question = Object.values(INPUT_METHODS).find((input) => input.method === method);
       if (!question)
         return Promise.reject(new Error(`${method} is not a question a server may ask on ${MODERN_VERSION}`));
-      return round.ask(question.method, question.capability, params);
+      return round.ask(question.method, question.capability, params, undefined);
     },
   };
   return context;

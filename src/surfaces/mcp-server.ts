@@ -59,7 +59,11 @@ export function attachTools(server: Server, runtime: ToolRuntime, options: Attac
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
-    const result = await runtime.call(name, args, legacyContext(extra, QUESTION_SCHEMAS));
+    const result = await runtime.call(
+      name,
+      args,
+      legacyContext(extra, server.getClientCapabilities() ?? {}, QUESTION_SCHEMAS),
+    );
     if (result.ok) return toolResultOf(serving, name, result.value);
     // A tool that does not exist is the caller's protocol error; anything else is the tool's answer.
     const failure = errorResultOf(result);

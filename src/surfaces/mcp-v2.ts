@@ -31,9 +31,6 @@ export interface AttachToolsV2Options extends AttachToolsOptions {
   readonly requestState?: RequestStateOptions;
 }
 
-/** Every question may be put to the SDK, which refuses one the client cannot answer (`-32021`). */
-const ANY_CAPABILITY = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
-
 /**
  * The signers made per runtime and key: a `createMcpHandler` factory attaches the tools to a fresh
  * server on every request, which must cost neither a key nor a list.
@@ -95,7 +92,13 @@ export function attachTools<Target extends McpServer | Server>(
       name,
       args,
       meta: { ...mcpReq._meta, ...mcpReq.envelope },
-      capabilities: ANY_CAPABILITY,
+      capabilities:
+        (mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities' as never] as
+          | Record<string, unknown>
+          | undefined) ??
+        server.getClientCapabilities() ??
+        {},
+      checkCapabilities: false,
       requestState: mcpReq.requestState(),
       inputResponses: mcpReq.inputResponses,
       notify: (notification) => void mcpReq.notify(notification as never).catch(() => {}),
