@@ -12,6 +12,10 @@ export interface McpSessionOptions {
   readonly eventStore?: EventStore;
   /** The reconnection delay (ms) sent to clients on streams, for resumption. */
   readonly retryInterval?: number;
+  /** A session with no request for this long (ms) is closed; its client then gets 404 and starts again. Default 30 minutes. */
+  readonly idleMs?: number;
+  /** The most sessions open at once: past it, a new one is refused with 503 until one ends. Default 1000. */
+  readonly maxSessions?: number;
 }
 
 /** What a session's transport is given by the SDK's options, whichever transport it is. */
@@ -24,12 +28,13 @@ export interface SessionTransportOptions extends McpSessionOptions {
 interface SessionTransport {
   onclose?: (() => void) | undefined;
   readonly sessionId?: string | undefined;
+  close(): Promise<void>;
 }
 
 /** Where a request goes: its session's transport, or an error answer (JSON-RPC, as the SDK words them). */
 export type Routed<Transport> =
   | { readonly transport: Transport; readonly isNew: boolean }
-  | { readonly status: 400 | 404; readonly body: string };
+  | { readonly status: 400 | 404 | 503; readonly body: string };
 
 export interface SessionTable<Transport> {
   route(sessionId: string | undefined, body: unknown): Routed<Transport>;
@@ -39,16 +44,27 @@ export interface SessionTable<Transport> {
 
 /**
  * Routes requests to sessions: a request that names a session goes to it; an `initialize` without
- * one starts one (the transport made by `create` with these options, which the SDK gives its id);
- * anything else is refused: 404 for a session this process does not hold (the client then starts
- * again), 400 for a request that names none.
+ * one starts one (the transport made by `create` with these options, which the SDK gives its id),
+ * unless `maxSessions` are open (503); anything else is refused: 404 for a session this process
+ * does not hold (it ended, idled out, or is another process's: the client then starts again), 400
+ * for a request that names none. A session idle for `idleMs` is closed.
  */
 export function sessionTable<Transport extends SessionTransport>(
   create: (options: SessionTransportOptions) => Transport,
   options: McpSessionOptions,
   responses: 'auto' | 'json' | 'sse' = 'auto',
 ): SessionTable<Transport> {
+  const { idleMs = 30 * 60_000, maxSessions = 1000, ...transportOptions } = options;
   const open = new Map<string, Transport>();
+  const idleTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** (Re)starts a session's idle timer: each request it gets puts its closing off. */
+  const touch = (id: string, transport: Transport) => {
+    clearTimeout(idleTimers.get(id));
+    const timer = setTimeout(() => void transport.close(), idleMs);
+    // A Node timer must not keep the process alive for an idle session.
+    (timer as { unref?: () => void }).unref?.();
+    idleTimers.set(id, timer);
+  };
   return {
     get size() {
       return open.size;
@@ -56,22 +72,34 @@ export function sessionTable<Transport extends SessionTransport>(
     route(sessionId, body) {
       if (sessionId !== undefined) {
         const transport = open.get(sessionId);
-        return transport
-          ? { transport, isNew: false }
-          : { status: 404, body: errorBody(-32001, 'Session not found') };
+        if (!transport) return { status: 404, body: errorBody(-32001, 'Session not found') };
+        touch(sessionId, transport);
+        return { transport, isNew: false };
       }
       if (!isInitialize(body))
         return { status: 400, body: errorBody(-32000, 'Bad Request: No valid session ID provided') };
+      if (open.size >= maxSessions)
+        return {
+          status: 503,
+          body: errorBody(
+            -32000,
+            `Service Unavailable: ${maxSessions} sessions are open (maxSessions); try again later`,
+          ),
+        };
       const transport = create({
-        ...options,
+        ...transportOptions,
         sessionIdGenerator: () => crypto.randomUUID(),
         onsessioninitialized: (id) => {
           open.set(id, transport);
+          touch(id, transport);
         },
         enableJsonResponse: responses === 'json',
       });
       transport.onclose = () => {
-        if (transport.sessionId !== undefined) open.delete(transport.sessionId);
+        if (transport.sessionId === undefined) return;
+        open.delete(transport.sessionId);
+        clearTimeout(idleTimers.get(transport.sessionId));
+        idleTimers.delete(transport.sessionId);
       };
       return { transport, isNew: true };
     },

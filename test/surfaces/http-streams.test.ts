@@ -172,4 +172,44 @@ describe('with sessions', () => {
       },
     });
   });
+
+  test('an idle session is closed and then answers 404; past maxSessions a new one is refused with 503', async () => {
+    const handle = createMcpFetchHandler(
+      runtime,
+      { name: 'web', version: '1.0.0' },
+      { sessions: { idleMs: 150, maxSessions: 1 } },
+    );
+    const request = (body: object, session?: string) =>
+      handle(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-06-18',
+            ...(session ? { 'mcp-session-id': session } : {}),
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+    const first = await request(initialize);
+    const session = first.headers.get('mcp-session-id') as string;
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    await first.text();
+    const full = await request(initialize);
+    expect(full.status).toBe(503);
+    expect(await full.json()).toMatchObject({ error: { message: expect.stringContaining('maxSessions') } });
+    // Used within the idle time, it lives on; left alone longer, it is closed.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await request({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await request({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, session)).status).toBe(404);
+    expect((await request(initialize)).status).toBe(200);
+  });
 });
