@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { node22 } from './node22.mjs';
-import { BUILD_PACKAGE, linkPackages, REPO } from './packages.mjs';
+import { BUILD_PACKAGE, bundleServers, linkPackages, REPO } from './packages.mjs';
 
 const SUITE = path.join(REPO, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 /** The suite's release for 2026-07-28 (0.2 alpha), installed under another name beside 0.1.16. */
@@ -48,18 +48,7 @@ async function buildServer() {
   );
   if (generated.status !== 0)
     throw new Error(`toolprep generate failed:\n${generated.stdout}${generated.stderr}`);
-  const { build } = await import('esbuild');
-  await build({
-    absWorkingDir: dir,
-    entryPoints: ['src/server.ts', 'src/server-v2.ts'],
-    outdir: 'out',
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    packages: 'external',
-    logLevel: 'error',
-  });
+  await bundleServers(dir, ['src/server.ts', 'src/server-v2.ts']);
   return dir;
 }
 

@@ -35,3 +35,22 @@ export function packPackages(destination) {
   );
   return Object.fromEntries(listing.map((pack) => [pack.name, path.join(destination, pack.filename)]));
 }
+
+/**
+ * Bundles a generated project's server entries for Node, packages left as imports (they resolve
+ * in the project's node_modules, as a user's build leaves them): `entryPoints` into `outdir`.
+ */
+export async function bundleServers(dir, entryPoints, outdir = path.join(dir, 'out')) {
+  const { build } = await import('esbuild');
+  await build({
+    absWorkingDir: dir,
+    entryPoints,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'error',
+  });
+}

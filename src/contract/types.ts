@@ -36,6 +36,13 @@ export interface ToolDefinition<
   annotations?: ToolAnnotations;
   /** Passed through to the MCP `_meta` of the tool. */
   meta?: Record<string, unknown>;
+  /**
+   * Arguments to mirror into HTTP headers (MCP 2026-07-28 `x-mcp-header`), so that a load balancer
+   * can route on them: a field's path → the header's name (`{ region: 'Region' }` makes the client
+   * send `Mcp-Param-Region`). The field must be a string, an integer or a boolean, reached through
+   * objects alone (`location.zone`), not in a list or a union.
+   */
+  headers?: Record<string, string>;
 }
 
 /**

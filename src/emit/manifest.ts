@@ -32,6 +32,7 @@ const TOOL_KEY_ORDER = [
   'libraries',
   'annotations',
   'meta',
+  'mcpHeaders',
   'inputSchema',
   'params',
   'profiles',

@@ -13,6 +13,13 @@ export interface PresentationDocuments {
   readonly agent: JsonSchema;
 }
 
+/** An argument mirrored into the header `Mcp-Param-<header>`: where it is, and its type. */
+export interface McpHeader {
+  readonly path: readonly string[];
+  readonly header: string;
+  readonly type: 'string' | 'integer' | 'boolean';
+}
+
 /** A tool as toolprep prepared it: plain, frozen data, everything a server needs to list it. */
 export interface PreparedTool {
   readonly name: string;
@@ -27,6 +34,11 @@ export interface PreparedTool {
   readonly outputSchema?: JsonSchema;
   readonly annotations?: ToolAnnotations;
   readonly meta?: { readonly [key: string]: unknown };
+  /**
+   * The arguments its MCP document mirrors into HTTP headers (`x-mcp-header`), which a
+   * 2026-07-28 server checks each request's `Mcp-Param-*` headers against.
+   */
+  readonly mcpHeaders?: readonly McpHeader[];
   /** How to repair this tool's arguments before its parsers run. */
   readonly plan: Plan;
   /** SHA-256 (first 16 hex digits) of the canonical JSON of everything above. */

@@ -95,6 +95,19 @@ export function checkContract(
     }
   }
   const convertible = problems.length === problemsBeforeSchemas;
+  const { headers } = contract;
+  if (
+    headers !== undefined &&
+    (!isPlainObject(headers) || !Object.values(headers).every((header) => typeof header === 'string'))
+  ) {
+    report({
+      code: 'mcp-header',
+      tool: name,
+      field: 'headers',
+      message: 'must map field paths to header names',
+      hint: "headers: { region: 'Region' }",
+    });
+  }
   if (contract.meta !== undefined && !isPlainObject(contract.meta)) {
     report({ code: 'meta-not-object', tool: name, field: 'meta', message: 'must be a plain object' });
   }

@@ -11,6 +11,7 @@ import { checkContract } from './check-contract.js';
 import { compilePlan, type InverseSteps, type PlanRoot } from './compile-plan.js';
 import { flattenUnions, mergeRootUnion } from './flatten.js';
 import { DEFS_KEY, type Dialect, isSchemaObject } from './json-schema.js';
+import { annotateHeaders, collectHeaders } from './mcp-headers.js';
 import { declaredKeys, mergeParamsIntoInput } from './merge-params.js';
 import { presentSchema } from './present.js';
 import { prepareProfiles } from './profiles/index.js';
@@ -116,7 +117,10 @@ export function prepareTool(
     return { $schema, type: 'object', ...body };
   };
 
-  const inputSchema = { mcp: presentInput(DIALECTS.mcp), agent: presentInput(DIALECTS.agent) };
+  const contractFields = contract as ToolContract;
+  const mcp = annotateHeaders(presentInput(DIALECTS.mcp), contractFields.headers, tool, problems);
+  const mcpHeaders = collectHeaders(mcp, tool, problems);
+  const inputSchema = { mcp, agent: presentInput(DIALECTS.agent) };
   const paramsKeys = params?.builder.runtime.keysOf(params.schema);
   const profiles =
     problems.length > 0
@@ -137,7 +141,6 @@ export function prepareTool(
         );
   if (problems.length > 0) throw new ToolprepError(problems);
 
-  const contractFields = contract as ToolContract;
   const roots: PlanRoot[] = [];
   if (extend) roots.push({ key: 'extend', ...extend });
   if (params) roots.push({ key: 'params', ...params });
@@ -155,6 +158,7 @@ export function prepareTool(
     ...optional('outputSchema', output && presentOutput(tool, output, warn)),
     ...optional('annotations', contractFields.annotations),
     ...optional('meta', contractFields.meta),
+    ...optional('mcpHeaders', mcpHeaders.length > 0 ? mcpHeaders : undefined),
     plan: compilePlan(roots, inverseStepsOf(settings.profiles)),
   };
   return deepFreeze({ ...prepared, digest: digestOf(prepared) });

@@ -26,6 +26,7 @@ export type ProblemCode =
   | 'input-not-object'
   | 'key-clash'
   | 'output-not-shown'
+  | 'mcp-header'
   // prepare: a provider profile
   | 'profile-unsupported'
   | 'profile-limit'

@@ -33,6 +33,14 @@ export interface McpHttpOptions extends AttachToolsOptions, ModernOptions {
    */
   readonly server?: () => Server;
   /**
+   * The SDK v2 server (`@modelcontextprotocol/server`'s `McpServer`, made per request) that answers
+   * the 2026-07-28 requests toolprep does not answer itself: `server/discover` (with its
+   * capabilities), resources, prompts, completions, subscriptions. toolprep's tools are attached to
+   * it (`toolprep/mcp/v2`), and `tools/list` and `tools/call` stay toolprep's own. Without it, those
+   * methods are `-32601` to a 2026-07-28 client. `server` is the same for 2025 sessions (SDK v1).
+   */
+  readonly modernServer?: () => ModernFeatureServer;
+  /**
    * Keep a session per client (`Mcp-Session-Id`) instead of answering each request on its own:
    * what a server that asks the client something (elicitation, sampling) or sends notifications
    * outside a request needs. Sessions live in this process's memory; answers go as streams unless
@@ -101,7 +109,18 @@ export type HttpRoute =
       readonly headers?: Readonly<Record<string, string>>;
     }
   | { readonly kind: 'work'; readonly work: ModernWork; readonly stream: boolean }
+  /** A 2026-07-28 request for the SDK v2 server of `modernServer`. */
+  | { readonly kind: 'modern-sdk' }
   | { readonly kind: 'sdk' };
+
+/** An SDK v2 `McpServer` (typed loosely here: this module imports nothing of the SDK). */
+export interface ModernFeatureServer {
+  readonly server: object;
+  registerTool: unknown;
+}
+
+/** The methods toolprep answers itself on 2026-07-28 even when a `modernServer` is given. */
+const OWN_MODERN_METHODS = new Set(['tools/list', 'tools/call']);
 
 export interface HttpServing {
   readonly modern: ModernServing;
@@ -134,6 +153,9 @@ export function routeHttp(serving: HttpServing, request: HttpRequestView, body: 
         }),
         headers: { ...JSON_HEADERS, allow: 'POST' },
       };
+    const method = (body as { method?: unknown } | undefined)?.method;
+    if (options.modernServer && !(typeof method === 'string' && OWN_MODERN_METHODS.has(method)))
+      return { kind: 'modern-sdk' };
     const answer = serving.modern.accept(body, request.header);
     if (!('run' in answer))
       return {

@@ -1,3 +1,4 @@
+import type { McpHeader } from '../manifest/prepared-tool.js';
 import type { CallResult, ToolRuntime } from '../runtime/runner.js';
 import { isRecord } from '../shared/is-record.js';
 import {
@@ -110,6 +111,10 @@ export function modernServing(
   const cache = { ttlMs: options.cache?.ttlMs ?? 300_000, cacheScope: options.cache?.scope ?? 'public' };
   const resultMeta = { [META.serverInfo]: { name: info.name, version: info.version } };
   const states = requestStateSigner(options.requestState);
+  // Computed at build time: the arguments each tool mirrors into `Mcp-Param-*` headers.
+  const mirrored = new Map(
+    runtime.list().flatMap((tool) => (tool.mcpHeaders ? [[tool.name, tool.mcpHeaders]] : [])),
+  );
 
   // Made once per process: what does not vary per request.
   const discoverText = JSON.stringify({
@@ -203,7 +208,11 @@ export function modernServing(
         );
 
       if (header) {
-        const mismatch = headerMismatch(method, params, header);
+        const mismatch =
+          headerMismatch(method, params, header) ??
+          (method === 'tools/call' && typeof params.name === 'string'
+            ? mirroredMismatch(mirrored.get(params.name), params.arguments, header)
+            : undefined);
         if (mismatch) return errorAnswer(id, ERRORS.headerMismatch, `Header mismatch: ${mismatch}`);
       }
       const meta = params._meta;
@@ -376,11 +385,44 @@ function headerMismatch(
   return decoded === named ? undefined : `Mcp-Name "${decoded}" is not the body's "${String(named)}"`;
 }
 
+/**
+ * Where the `Mcp-Param-*` headers disagree with the arguments they mirror, or undefined: each
+ * argument present (and not null) must come with its header, equal once decoded (an integer by
+ * value), and an absent one with none.
+ */
+export function mirroredMismatch(
+  headers: readonly McpHeader[] | undefined,
+  args: unknown,
+  header: (name: string) => string | undefined,
+): string | undefined {
+  for (const { path, header: name, type } of headers ?? []) {
+    let value: unknown = args;
+    for (const step of path) value = isRecord(value) && Object.hasOwn(value, step) ? value[step] : undefined;
+    const sent = header(`mcp-param-${name.toLowerCase()}`);
+    if (value === undefined || value === null) {
+      if (sent !== undefined) return `Mcp-Param-${name} is sent, but ${path.join('.')} is not`;
+      continue;
+    }
+    if (sent === undefined) return `the Mcp-Param-${name} header is missing for ${path.join('.')}`;
+    const decoded = decodeHeaderValue(sent.trim());
+    if (decoded === undefined) return `Mcp-Param-${name} is not valid base64 inside =?base64?…?=`;
+    const equal =
+      type === 'integer'
+        ? decoded.trim() !== '' && Number(decoded) === Number(value)
+        : decoded === String(value);
+    if (!equal) return `Mcp-Param-${name} "${decoded}" is not the body's ${JSON.stringify(value)}`;
+  }
+  return undefined;
+}
+
 /** A header value as sent: plain, or `=?base64?…?=` for what plain ASCII cannot carry. */
 export function decodeHeaderValue(value: string): string | undefined {
   if (!value.startsWith('=?base64?') || !value.endsWith('?=') || value.length < 11) return value;
+  const encoded = value.slice(9, -2);
+  // Strict: atob forgives missing padding, which the specification refuses.
+  if (encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return undefined;
   try {
-    const binary = atob(value.slice(9, -2));
+    const binary = atob(encoded);
     return new TextDecoder('utf-8', { fatal: true }).decode(
       Uint8Array.from(binary, (character) => character.charCodeAt(0)),
     );

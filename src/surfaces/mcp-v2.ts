@@ -1,5 +1,6 @@
 import {
   type CallToolResult,
+  createMcpHandler,
   type McpServer,
   ProtocolError,
   ProtocolErrorCode,
@@ -15,7 +16,7 @@ import {
   startOf,
   toolResultOf,
 } from './mcp-listing.js';
-import { askingCall } from './mcp-modern.js';
+import { askingCall, mirroredMismatch } from './mcp-modern.js';
 import { type RequestStateOptions, requestStateSigner } from './mcp-request-state.js';
 
 export type { AttachToolsOptions } from './mcp-listing.js';
@@ -25,6 +26,9 @@ export type { RequestStateOptions } from './mcp-request-state.js';
  * `toolprep/mcp/v2`: the prepared tools on the official SDK v2 (`@modelcontextprotocol/server`),
  * beside a server's own resources, prompts and completions, in both eras the SDK serves.
  */
+
+/** MCP 2026-07-28's HeaderMismatch. */
+const HEADER_MISMATCH = -32020;
 
 export interface AttachToolsV2Options extends AttachToolsOptions {
   /** How the state of an input-required result is signed: give every node the same key. */
@@ -71,6 +75,9 @@ export function attachTools<Target extends McpServer | Server>(
   const serving = servingOf(runtime);
   const states = signerOf(runtime, options.requestState);
   const outputSchemas = new Map(runtime.list().map((tool) => [tool.name, tool.outputSchema]));
+  const mirrored = new Map(
+    runtime.list().flatMap((tool) => (tool.mcpHeaders ? [[tool.name, tool.mcpHeaders]] : [])),
+  );
   server.registerCapabilities({ tools: {} });
 
   server.setRequestHandler('tools/list', (request) => {
@@ -87,6 +94,12 @@ export function attachTools<Target extends McpServer | Server>(
   server.setRequestHandler('tools/call', async (request, context: ServerContext) => {
     const { name, arguments: args = {} } = request.params;
     const { mcpReq } = context;
+    // The SDK checks Mcp-Param-* headers only for tools it registered: these are checked here.
+    const httpRequest = context.http?.req;
+    const mismatch =
+      httpRequest &&
+      mirroredMismatch(mirrored.get(name), args, (header) => httpRequest.headers.get(header) ?? undefined);
+    if (mismatch) throw new ProtocolError(HEADER_MISMATCH, `Header mismatch: ${mismatch}`);
     const outcome = await askingCall(runtime, states, {
       id: mcpReq.id,
       name,
@@ -124,4 +137,17 @@ export function attachTools<Target extends McpServer | Server>(
     );
   });
   return target;
+}
+
+/**
+ * The web handler of SDK v2 that answers, for toolprep's own HTTP serving, the 2026-07-28 requests
+ * of a user's `modernServer` (its resources, prompts, `server/discover`…), with the tools attached.
+ */
+export function modernFeatureHandler(
+  runtime: ToolRuntime,
+  makeServer: () => McpServer,
+  options: AttachToolsV2Options,
+): (request: Request, parsedBody: unknown) => Promise<Response> {
+  const handler = createMcpHandler(() => attachTools(makeServer(), runtime, options));
+  return (request, parsedBody) => handler.fetch(request, { parsedBody });
 }

@@ -42,10 +42,12 @@ export function createMcpFetchHandler(
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let sessions: SessionTable<WebStandardStreamableHTTPServerTransport> | undefined;
+  let modernFeatures: Promise<(request: Request, parsedBody: unknown) => Promise<Response>> | undefined;
   return async (request) => {
     let body: unknown;
+    let text: string | undefined;
     if (request.method === 'POST') {
-      const text = await readBody(request, maxBodyBytes);
+      text = await readBody(request, maxBodyBytes);
       if (text === undefined) {
         const { status, body: tooLarge } = tooLargeAnswer(maxBodyBytes);
         return new Response(tooLarge, { status, headers: { 'content-type': 'application/json' } });
@@ -64,6 +66,17 @@ export function createMcpFetchHandler(
         status: route.status,
         ...(route.headers ? { headers: route.headers } : {}),
       });
+    if (route.kind === 'modern-sdk') {
+      modernFeatures ??= import('./mcp-v2.js').then(({ modernFeatureHandler }) =>
+        modernFeatureHandler(runtime, options.modernServer as never, options),
+      );
+      const forwarded = new Request(request.url, {
+        method: 'POST',
+        headers: request.headers,
+        body: text ?? '',
+      });
+      return (await modernFeatures)(forwarded, body);
+    }
     if (route.kind === 'work') {
       if (!route.stream) {
         const done = await route.work.run(() => {}, request.signal);

@@ -303,10 +303,12 @@ export function createMcpHttpHandler(
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let sessions: SessionTable<StreamableHTTPServerTransport> | undefined;
+  let modernFeatures: Promise<(request: Request, parsedBody: unknown) => Promise<Response>> | undefined;
   return async (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> => {
     let body = parsedBody;
+    let text = parsedBody === undefined ? undefined : JSON.stringify(parsedBody);
     if (request.method === 'POST' && parsedBody === undefined) {
-      const text = await readBody(request, maxBodyBytes);
+      text = await readBody(request, maxBodyBytes);
       if (text === undefined) {
         const { status, body: tooLarge } = tooLargeAnswer(maxBodyBytes);
         // The rest is not read: the connection closes once the answer is out.
@@ -323,6 +325,26 @@ export function createMcpHttpHandler(
     const route = routeHttp(serving, view, body);
     if (route.kind === 'answer') {
       response.writeHead(route.status, route.headers).end(route.body ?? undefined);
+      return;
+    }
+    if (route.kind === 'modern-sdk') {
+      modernFeatures ??= import('./mcp-v2.js').then(({ modernFeatureHandler }) =>
+        modernFeatureHandler(runtime, options.modernServer as never, options),
+      );
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers))
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      const answer = await (await modernFeatures)(
+        new Request(`http://${view.host}${request.url ?? '/'}`, {
+          method: 'POST',
+          headers,
+          body: text ?? '',
+        }),
+        body,
+      );
+      response.writeHead(answer.status, Object.fromEntries(answer.headers));
+      if (answer.body) for await (const chunk of answer.body) response.write(chunk);
+      response.end();
       return;
     }
     if (route.kind === 'work') {

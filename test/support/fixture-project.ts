@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { BUILD_PACKAGE, linkPackages, REPO } from '../../scripts/packages.mjs';
+import { BUILD_PACKAGE, bundleServers, linkPackages, REPO } from '../../scripts/packages.mjs';
 
 export { BUILD_PACKAGE, linkPackages, REPO };
 /** The built `toolprep` command, from `@toolprep/build`; `REPO` itself is the built `toolprep`. */
@@ -59,20 +59,12 @@ export async function mcpServerProject(name: string, files: Record<string, strin
   if (generated.status !== 0)
     throw new Error(`toolprep generate failed:\n${generated.stdout}${generated.stderr}`);
   for (const [file, text] of Object.entries(files)) project.write(`src/${file}.ts`, text);
-  const { build } = await import('esbuild');
-  await build({
-    absWorkingDir: project.dir,
-    entryPoints: Object.keys(files)
+  await bundleServers(
+    project.dir,
+    Object.keys(files)
       .filter((file) => file !== 'handlers')
       .map((file) => `src/${file}.ts`),
-    outdir: 'out',
-    bundle: true,
-    splitting: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'silent',
-  });
+  );
   return project;
 }
 

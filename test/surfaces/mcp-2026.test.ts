@@ -27,6 +27,11 @@ const deleteNotes = defineTool({
   input: z.object({ paths: z.union([z.string(), z.array(z.string())]) }),
   annotations: { destructiveHint: true },
 });
+const deploy = defineTool({
+  description: 'Deploy to a region.',
+  input: z.object({ region: z.string(), replicas: z.number().int().optional() }),
+  headers: { region: 'Region', replicas: 'Replicas' },
+});
 const report = defineTool({
   description: 'Write a report, with progress and logs.',
   input: z.object({ steps: z.number().int().min(1).max(5) }),
@@ -34,6 +39,7 @@ const report = defineTool({
 
 let deleted: string[] = [];
 const handlers = {
+  deploy: ({ region, replicas = 1 }: { region: string; replicas?: number }) => `${replicas} in ${region}`,
   tag_notes: ({ notes }: { notes: { title: string }[] }) =>
     `tagged ${notes.map((note) => note.title).join(', ')}`,
   // Asks before deleting: on 2026-07-28 an input-required result, and the retry runs this again.
@@ -59,7 +65,7 @@ const handlers = {
     return `${steps} steps`;
   },
 };
-const runtime = createToolRuntime(prepareToolSet({ tagNotes, deleteNotes, report }), { handlers });
+const runtime = createToolRuntime(prepareToolSet({ tagNotes, deleteNotes, report, deploy }), { handlers });
 const info = { name: 'notes', version: '1.0.0' };
 
 let url: string;
@@ -276,6 +282,51 @@ describe('2026-07-28 on the wire', () => {
     expect((await post('tools/call', call, { headers: { 'mcp-name': encoded } })).json()).toMatchObject({
       result: { resultType: 'complete', content: [{ text: 'tagged ' }] },
     });
+  });
+
+  test.each([
+    ['the mirrored header', { 'mcp-param-region': 'eu-west-1' }, { region: 'eu-west-1' }, 'complete'],
+    [
+      'the header in base64',
+      { 'mcp-param-region': `=?base64?${btoa('eu-west-1')}?=` },
+      { region: 'eu-west-1' },
+      'complete',
+    ],
+    [
+      'an integer compared by value',
+      { 'mcp-param-region': 'eu', 'mcp-param-replicas': '3' },
+      { region: 'eu', replicas: 3 },
+      'complete',
+    ],
+    ['no header for an argument sent', {}, { region: 'eu' }, -32020],
+    ['a header that is not the argument', { 'mcp-param-region': 'us-east-1' }, { region: 'eu' }, -32020],
+    [
+      'a header for an argument not sent',
+      { 'mcp-param-region': 'eu', 'mcp-param-replicas': '2' },
+      { region: 'eu' },
+      -32020,
+    ],
+    ['invalid base64', { 'mcp-param-region': '=?base64?SGVs!!!bG8=?=' }, { region: 'Hello' }, -32020],
+  ])(
+    'Mcp-Param-* headers are checked against the arguments they mirror: %s',
+    async (_case, headers, args, expected) => {
+      const answer = await post('tools/call', { name: 'deploy', arguments: args }, { headers });
+      if (expected === 'complete') expect(answer.json().result).toMatchObject({ resultType: 'complete' });
+      else {
+        expect(answer.status).toBe(400);
+        expect(answer.json()).toMatchObject({
+          error: { code: expected, message: expect.stringMatching(/^Header mismatch: .*Mcp-Param-/) },
+        });
+      }
+    },
+  );
+
+  test('the prepared document carries the annotation', async () => {
+    const list = (await post('tools/list')).json().result as {
+      tools: { name: string; inputSchema: { properties: Record<string, object> } }[];
+    };
+    const listed = list.tools.find((tool) => tool.name === 'deploy');
+    expect(listed?.inputSchema.properties.region).toEqual({ type: 'string', 'x-mcp-header': 'Region' });
   });
 
   test('a question the client cannot answer is -32021 naming the capability; a tampered or foreign requestState is refused', async () => {
