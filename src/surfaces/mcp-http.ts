@@ -33,13 +33,13 @@ export interface McpHttpOptions extends AttachToolsOptions, ModernOptions {
    */
   readonly server?: () => Server;
   /**
-   * The SDK v2 server (`@modelcontextprotocol/server`'s `McpServer`, made per request) that answers
-   * the 2026-07-28 requests toolprep does not answer itself: `server/discover` (with its
-   * capabilities), resources, prompts, completions, subscriptions. toolprep's tools are attached to
-   * it (`toolprep/mcp/v2`), and `tools/list` and `tools/call` stay toolprep's own. Without it, those
-   * methods are `-32601` to a 2026-07-28 client. `server` is the same for 2025 sessions (SDK v1).
+   * What answers the 2026-07-28 requests toolprep does not answer itself — `server/discover` (with
+   * your capabilities), resources, prompts, completions, subscriptions — on an SDK v2 server of
+   * yours: `modernFeatures: featureHandler(runtime, () => myMcpServer())` from `toolprep/mcp/v2`.
+   * `tools/list` and `tools/call` stay toolprep's own. Without it, those methods are `-32601` to a
+   * 2026-07-28 client. (`server` is the same for 2025 sessions, on SDK v1.)
    */
-  readonly modernServer?: () => ModernFeatureServer;
+  readonly modernFeatures?: ModernFeatures;
   /**
    * Keep a session per client (`Mcp-Session-Id`) instead of answering each request on its own:
    * what a server that asks the client something (elicitation, sampling) or sends notifications
@@ -109,17 +109,14 @@ export type HttpRoute =
       readonly headers?: Readonly<Record<string, string>>;
     }
   | { readonly kind: 'work'; readonly work: ModernWork; readonly stream: boolean }
-  /** A 2026-07-28 request for the SDK v2 server of `modernServer`. */
+  /** A 2026-07-28 request for `modernFeatures`. */
   | { readonly kind: 'modern-sdk' }
   | { readonly kind: 'sdk' };
 
-/** An SDK v2 `McpServer` (typed loosely here: this module imports nothing of the SDK). */
-export interface ModernFeatureServer {
-  readonly server: object;
-  registerTool: unknown;
-}
+/** A web handler for 2026-07-28 requests, given the request with its body and the body parsed. */
+export type ModernFeatures = (request: Request, parsedBody: unknown) => Promise<Response>;
 
-/** The methods toolprep answers itself on 2026-07-28 even when a `modernServer` is given. */
+/** The methods toolprep answers itself on 2026-07-28 even when `modernFeatures` are given. */
 const OWN_MODERN_METHODS = new Set(['tools/list', 'tools/call']);
 
 export interface HttpServing {
@@ -154,7 +151,7 @@ export function routeHttp(serving: HttpServing, request: HttpRequestView, body: 
         headers: { ...JSON_HEADERS, allow: 'POST' },
       };
     const method = (body as { method?: unknown } | undefined)?.method;
-    if (options.modernServer && !(typeof method === 'string' && OWN_MODERN_METHODS.has(method)))
+    if (options.modernFeatures && !(typeof method === 'string' && OWN_MODERN_METHODS.has(method)))
       return { kind: 'modern-sdk' };
     const answer = serving.modern.accept(body, request.header);
     if (!('run' in answer))

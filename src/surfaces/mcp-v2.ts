@@ -140,10 +140,11 @@ export function attachTools<Target extends McpServer | Server>(
 }
 
 /**
- * The web handler of SDK v2 that answers, for toolprep's own HTTP serving, the 2026-07-28 requests
- * of a user's `modernServer` (its resources, prompts, `server/discover`…), with the tools attached.
+ * What answers, beside toolprep's own HTTP serving (`modernFeatures`), the 2026-07-28 requests of
+ * your SDK v2 server (its resources, prompts, completions, `server/discover`), made per request
+ * with the tools attached, as `createMcpHandler` serves it.
  */
-export function modernFeatureHandler(
+export function featureHandler(
   runtime: ToolRuntime,
   makeServer: () => McpServer,
   options: AttachToolsV2Options,

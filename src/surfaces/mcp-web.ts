@@ -6,6 +6,7 @@ import {
   type HttpServing,
   jsonOf,
   type McpHttpOptions,
+  type ModernFeatures,
   routeHttp,
   SSE_HEADERS,
   sessionOptionsOf,
@@ -42,7 +43,6 @@ export function createMcpFetchHandler(
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let sessions: SessionTable<WebStandardStreamableHTTPServerTransport> | undefined;
-  let modernFeatures: Promise<(request: Request, parsedBody: unknown) => Promise<Response>> | undefined;
   return async (request) => {
     let body: unknown;
     let text: string | undefined;
@@ -67,15 +67,12 @@ export function createMcpFetchHandler(
         ...(route.headers ? { headers: route.headers } : {}),
       });
     if (route.kind === 'modern-sdk') {
-      modernFeatures ??= import('./mcp-v2.js').then(({ modernFeatureHandler }) =>
-        modernFeatureHandler(runtime, options.modernServer as never, options),
-      );
       const forwarded = new Request(request.url, {
         method: 'POST',
         headers: request.headers,
         body: text ?? '',
       });
-      return (await modernFeatures)(forwarded, body);
+      return (options.modernFeatures as ModernFeatures)(forwarded, body);
     }
     if (route.kind === 'work') {
       if (!route.stream) {

@@ -10,6 +10,7 @@ import {
   type HttpServing,
   jsonOf,
   type McpHttpOptions,
+  type ModernFeatures,
   routeHttp,
   SSE_HEADERS,
   sessionOptionsOf,
@@ -303,7 +304,6 @@ export function createMcpHttpHandler(
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let sessions: SessionTable<StreamableHTTPServerTransport> | undefined;
-  let modernFeatures: Promise<(request: Request, parsedBody: unknown) => Promise<Response>> | undefined;
   return async (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> => {
     let body = parsedBody;
     let text = parsedBody === undefined ? undefined : JSON.stringify(parsedBody);
@@ -328,13 +328,10 @@ export function createMcpHttpHandler(
       return;
     }
     if (route.kind === 'modern-sdk') {
-      modernFeatures ??= import('./mcp-v2.js').then(({ modernFeatureHandler }) =>
-        modernFeatureHandler(runtime, options.modernServer as never, options),
-      );
       const headers = new Headers();
       for (const [name, value] of Object.entries(request.headers))
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-      const answer = await (await modernFeatures)(
+      const answer = await (options.modernFeatures as ModernFeatures)(
         new Request(`http://${view.host}${request.url ?? '/'}`, {
           method: 'POST',
           headers,

@@ -16,7 +16,7 @@ test('every active scenario of the official conformance suite passes, as the SDK
   expect(rows.find((row) => row.scenario === 'json-schema-2020-12')?.toolprep?.passed).toBe(true);
 
   // 2026-07-28 (0.2.0-alpha.12): every required scenario passes with toolprep's own serving (its
-  // tools answered by toolprep, resources and prompts by the fixture's SDK v2 `modernServer`) and
+  // tools answered by toolprep, resources and prompts by the fixture’s SDK v2 server through `modernFeatures`) and
   // with toolprep's tools on a user's SDK v2 server.
   const required = modern.filter((row) => row.required);
   expect(required).toHaveLength(37);
