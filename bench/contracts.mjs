@@ -39,11 +39,15 @@ const ENUM_KEY_RECORD = (name) => `${name}: z.partialRecord(z.enum(['a', 'b', 'c
 
 /**
  * The source of tool number `index`: deterministic for a given index. With `profiles`, its records
- * take enum keys, so that every provider profile can show it.
+ * take enum keys, so that every provider profile can show it; with `fields`, it has that many
+ * fields. (Without it the count is the first draw from a seed of `index + 1`, and xorshift's first
+ * draw from a small seed is near 0: each of the first 767 tools has 5 fields, and of the first
+ * 1,000, 779 have 5 and the rest 6.)
  */
-export function contractSource(index, { profiles = false } = {}) {
+export function contractSource(index, { profiles = false, fields: fieldCount } = {}) {
   const next = random(index + 1);
-  const count = 5 + Math.floor(next() * 21);
+  const drawn = 5 + Math.floor(next() * 21);
+  const count = fieldCount ?? drawn;
   const kinds = profiles
     ? FIELD_KINDS.map((kind) => (kind('x').includes('z.record(') ? ENUM_KEY_RECORD : kind))
     : FIELD_KINDS;
@@ -66,9 +70,9 @@ export const tool${index} = defineTool({
 /**
  * A throwaway project with `count` contract files under src/tools, a barrel of them, and
  * node_modules linking both toolprep packages (this repository, built), zod and the MCP SDK; with `profiles`, a
- * config that prepares every provider profile.
+ * config that prepares every provider profile; with `fields`, that many fields per tool.
  */
-export function createContractProject(count, { profiles = false } = {}) {
+export function createContractProject(count, { profiles = false, fields } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), `toolprep-bench-${count}-`));
   mkdirSync(path.join(dir, 'src/tools'), { recursive: true });
   mkdirSync(path.join(dir, 'node_modules/@modelcontextprotocol'), { recursive: true });
@@ -84,7 +88,7 @@ export function createContractProject(count, { profiles = false } = {}) {
   );
   const barrel = [];
   for (let index = 0; index < count; index++) {
-    writeFileSync(path.join(dir, `src/tools/tool-${index}.ts`), contractSource(index, { profiles }));
+    writeFileSync(path.join(dir, `src/tools/tool-${index}.ts`), contractSource(index, { profiles, fields }));
     barrel.push(`export * from './tool-${index}.js';`);
   }
   writeFileSync(path.join(dir, 'src/tools/index.ts'), `${barrel.join('\n')}\n`);
@@ -125,4 +129,20 @@ export function stats(times) {
 
 export function formatStats({ median, min, max }, digits = 0) {
   return `${median.toFixed(digits)} (${min.toFixed(digits)}–${max.toFixed(digits)})`;
+}
+
+/** The `_meta` every MCP 2026-07-28 request carries: its version and the client's capabilities. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** The JSON-RPC message of an HTTP answer, whether it came as JSON or as one SSE event. */
+export function messageOf({ type, text }) {
+  if (!type.includes('text/event-stream')) return JSON.parse(text);
+  const data = text
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trim());
+  return JSON.parse(data.at(-1));
 }

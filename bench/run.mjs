@@ -1,11 +1,13 @@
 // `npm run bench` (builds first): every benchmark, side by side with its peers, written to
 // bench/RESULTS.md and bench/startup.svg. `--quick` for a short run; `--only <section>` for one
-// of: startup, workerd, stateless, per-call, size-scaling, build, loaders, size, footprint, explain.
+// of: startup, workerd, stateless, mcp-2026, per-call, size-scaling, inverse, build, explain, loaders,
+// size, footprint.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { REPO } from './contracts.mjs';
+import { benchmarkMcp2026, MCP_2026_PROJECTS } from './mcp-2026.mjs';
 import {
   benchmarkBuild,
   benchmarkExplain,
@@ -36,25 +38,32 @@ const sections = [];
 const log = (text) => process.stderr.write(`${text}\n`);
 if (want('startup')) {
   log('startup…');
-  const { table, series } = await benchmarkStartup({
+  const { table, table2026, series } = await benchmarkStartup({
     counts: quick ? [20, 200] : [20, 200, 1000],
     repeats: quick ? 3 : 15,
   });
   if (!quick) writeFileSync(path.join(REPO, 'bench/startup.svg'), startupChart(series));
   sections.push(
-    `## 1. Cold start to the first \`tools/list\` answer over stdio\n\nFrom process start, each server bundled with esbuild (packages external). \`sdk-import-only\` imports the SDK's \`McpServer\` and exits: the SDK's own share of start-up.\n\n${table}\n\n![Start-up time against tool count](startup.svg)`,
+    `## 1. Cold start to the first \`tools/list\` answer over stdio\n\nFrom process start, each server bundled with esbuild (packages external). \`sdk-import-only\` imports the SDK's \`McpServer\` and exits: the SDK's own share of start-up.\n\n${table}\n\n![Start-up time against tool count](startup.svg)\n\n### MCP 2026-07-28: a first \`tools/list\` with no \`initialize\`\n\nIn the same rounds as the table above: the same toolprep server (\`serveStdio\`) sent one \`tools/list\` whose \`_meta\` names \`io.modelcontextprotocol/protocolVersion: 2026-07-28\` (and empty client capabilities), against a raw floor that writes the same result bytes (toolprep's own 2026 list, captured from it beforehand). Every answer is checked, after the clock, to be that list (at 1,000 tools its first page of 200 with a cursor: toolprep pages at 200 tools in both eras; the 2025 floor above writes all 1,000). "Per round" is the median of each round's own ratio, the two measured one after the other.\n\n${table2026}`,
   );
 }
 if (want('workerd')) {
   log('workerd cold start…');
+  const { table, table2026 } = await benchmarkWorkerd({ counts: [20, 200], repeats: quick ? 3 : 15 });
   sections.push(
-    `## 1b. Cold start of a Worker to the first \`tools/list\` answer, in workerd\n\nThrough Miniflare, from a new workerd to the answer: \`initialize\`, then \`tools/list\`. \`answers-at-once\` answers without any code of its own: workerd's own start, which the last ratio takes out.\n\n${await benchmarkWorkerd({ counts: [20, 200], repeats: quick ? 3 : 9 })}`,
+    `## 1b. Cold start of a Worker to the first \`tools/list\` answer, in workerd\n\nThrough Miniflare, from a new workerd to the answer: \`initialize\`, then \`tools/list\`. \`answers-at-once\` answers without any code of its own: workerd's own start, which the last ratio takes out.\n\n${table}\n\n### MCP 2026-07-28: one \`tools/list\`, no \`initialize\`\n\nIn the same rounds as the table above, from a new workerd to the answer of one 2026-07-28 \`tools/list\` (\`_meta\` with the protocol version and empty client capabilities; \`MCP-Protocol-Version\` and \`Mcp-Method\` headers): the same toolprep worker (\`createMcpFetchHandler\`) against the SDK v2's stateless worker, \`createMcpHandler(factory).fetch\` from @modelcontextprotocol/server, whose factory makes an \`McpServer\` and registers every tool with its description and its Zod object as \`inputSchema\`; \`answers-at-once-2026\` is workerd's own start for one request. Every answer is checked, after the clock, to list every tool. "Per round" is the median of each round's own ratio, the two measured one after the other.\n\n${table2026}`,
   );
 }
 if (want('stateless')) {
   log('stateless tools/list…');
   sections.push(
     `## 2. \`tools/list\` per request, stateless (a fresh server per request)\n\nIn process, over the SDK's in-memory transport: create a server, connect, answer one \`tools/list\`, close.\n\n${await benchmarkStatelessList({ counts: [53, 200], quick })}`,
+  );
+}
+if (want('mcp-2026')) {
+  log('MCP 2026-07-28 per request over HTTP…');
+  sections.push(
+    `## 2b. MCP 2026-07-28, stateless, per request\n\n\`tools/list\` and a trivial \`tools/call\` as 2026-07-28 requests (\`_meta\` with the protocol version and client capabilities; \`Mcp-Method\`, \`Mcp-Name\`, \`MCP-Protocol-Version\` headers): toolprep's \`serveHttp\` against the SDK v2's documented stateless pattern, a \`createMcpHandler\` factory served with \`toNodeHandler\`.\n\n${await benchmarkMcp2026({ projects: MCP_2026_PROJECTS, quick })}`,
   );
 }
 if (want('per-call')) {

@@ -3,7 +3,32 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { formatStats, generatedContractProject, roundRobin, stats } from './contracts.mjs';
+import { pathToFileURL } from 'node:url';
+import { bundleServers } from '../scripts/packages.mjs';
+import { formatStats, generatedContractProject, MODERN_META, roundRobin, stats } from './contracts.mjs';
+
+/**
+ * A raw JSON-RPC server with no imports but node:fs, as fast as a server can answer: each method's
+ * answer is a JavaScript expression of `message` (the request) and `readFileSync`.
+ */
+function rawServer(answers) {
+  const branches = Object.entries(answers)
+    .map(
+      ([method, answer]) =>
+        `if (message.method === ${JSON.stringify(method)}) process.stdout.write(${answer} + '\\n');`,
+    )
+    .join('\n    else ');
+  return `import { readFileSync } from 'node:fs';
+let unread = '';
+process.stdin.on('data', (chunk) => {
+  unread += chunk;
+  for (let end = unread.indexOf('\\n'); end !== -1; end = unread.indexOf('\\n')) {
+    const message = JSON.parse(unread.slice(0, end));
+    unread = unread.slice(end + 1);
+    ${branches}
+  }
+});`;
+}
 
 const SERVERS = {
   toolprep: `import { serveStdio } from 'toolprep/mcp';
@@ -37,21 +62,17 @@ server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 await server.connect(new StdioServerTransport());`,
   // A raw JSON-RPC server with no imports but node:fs: answers initialize with fixed text and
   // tools/list with a page written beforehand, as fast as a server can answer them.
-  floor: `import { readFileSync } from 'node:fs';
-let unread = '';
-process.stdin.on('data', (chunk) => {
-  unread += chunk;
-  for (let end = unread.indexOf('\\n'); end !== -1; end = unread.indexOf('\\n')) {
-    const message = JSON.parse(unread.slice(0, end));
-    unread = unread.slice(end + 1);
-    if (message.method === 'initialize')
-      process.stdout.write('{"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"bench","version":"1.0.0"}},"jsonrpc":"2.0","id":' + message.id + '}\\n');
-    else if (message.method === 'tools/list')
-      process.stdout.write('{"result":' + readFileSync('tools-list.json', 'utf8') + ',"jsonrpc":"2.0","id":' + message.id + '}\\n');
-  }
-});`,
+  floor: rawServer({
+    initialize: `'{"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"bench","version":"1.0.0"}},"jsonrpc":"2.0","id":' + message.id + '}'`,
+    'tools/list': `'{"result":' + readFileSync('tools-list.json', 'utf8') + ',"jsonrpc":"2.0","id":' + message.id + '}'`,
+  }),
   'sdk-import-only': `await import('@modelcontextprotocol/sdk/server/mcp.js');
 process.stdout.write('{"id":2}\\n');`,
+  // The floor of a 2026-07-28 tools/list (no initialize): the same raw server, answering with
+  // toolprep's own 2026 list result, captured from toolprep beforehand, byte for byte.
+  'floor-2026': rawServer({
+    'tools/list': `'{"jsonrpc":"2.0","id":' + message.id + ',"result":' + readFileSync('tools-list-2026.json', 'utf8') + '}'`,
+  }),
 };
 
 export const STARTUP_APPROACHES = [
@@ -74,6 +95,28 @@ const REQUESTS = `${[
 ]
   .map((message) => JSON.stringify(message))
   .join('\n')}\n`;
+
+// MCP 2026-07-28: no initialize; the first message is the tools/list, its _meta naming the version.
+const REQUESTS_2026 = `${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 2,
+  method: 'tools/list',
+  params: {
+    _meta: MODERN_META,
+  },
+})}\n`;
+
+// What is measured: a server script and the messages it is sent. The 2026 rows are in the same
+// round robin as the 2025 ones, so that the machine's load weighs on every row alike.
+const MEASURED = {
+  ...Object.fromEntries(
+    Object.keys(SERVERS)
+      .filter((name) => name !== 'floor-2026')
+      .map((name) => [name, { script: name, requests: REQUESTS }]),
+  ),
+  'toolprep-2026': { script: 'toolprep', requests: REQUESTS_2026, check: true },
+  'floor-2026': { script: 'floor-2026', requests: REQUESTS_2026, check: true },
+};
 
 /** The tools/list result the floor answers with: the manifest's MCP entries, as one page. */
 function toolsListPage(dir) {
@@ -101,7 +144,7 @@ process.stdout.write = (chunk, ...rest) => {
  * Spawns the server and resolves with the milliseconds until its tools/list answer (or the
  * floor's output) is complete, and the CPU milliseconds it used until then.
  */
-function timeToFirstList(dir, script) {
+function timeToFirstList(dir, script, requests = REQUESTS) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, ['--import', path.join(dir, 'cpu-at-answer.mjs'), script], {
@@ -114,7 +157,7 @@ function timeToFirstList(dir, script) {
     const settle = () => {
       const cpu = /cpu-at-answer ([\d.]+)/.exec(errors)?.[1];
       if (wall === undefined || cpu === undefined) return;
-      resolve({ wall, cpu: Number(cpu) });
+      resolve({ wall, cpu: Number(cpu), output });
       child.kill();
     };
     child.stdout.on('data', (chunk) => {
@@ -133,14 +176,36 @@ function timeToFirstList(dir, script) {
       if (wall === undefined) reject(new Error(`${script} exited without answering: ${errors}`));
     });
     child.stdin.on('error', () => {});
-    child.stdin.write(REQUESTS);
+    child.stdin.write(requests);
   });
 }
 
-export async function benchmarkStartup({ counts, repeats }) {
-  const { build } = await import('esbuild');
+/**
+ * The answer a 2026 row got: a complete tools/list result of `count` tools, or its first page
+ * (toolprep pages at 200 tools by default, in both eras) with a cursor; or it throws.
+ */
+function checked2026(name, output, count) {
+  const message = JSON.parse(output.slice(0, output.indexOf('\n')));
+  const { resultType, tools = [], nextCursor } = message.result ?? {};
+  const whole =
+    tools.length === count || (nextCursor !== undefined && tools.length > 0 && tools.length < count);
+  if (resultType !== 'complete' || !whole)
+    throw new Error(`${name} did not list ${count} tools: ${output.slice(0, 200)}`);
+  return message.result;
+}
+
+/**
+ * Each of `names` (every approach unless told) at each tool count, `repeats` rounds after a
+ * warm-up round: the 2025 table, the 2026 table and the chart's series.
+ */
+export async function benchmarkStartup({ counts, repeats, names = Object.keys(MEASURED) }) {
   const rows = [];
+  const rows2026 = [];
   const series = {};
+  const names2025 = names.filter((name) => !MEASURED[name].check);
+  const all2025 = ['toolprep', 'floor', 'sdk-register-tool', 'sdk-import-only'].every((name) =>
+    names.includes(name),
+  );
   for (const count of counts) {
     const dir = generatedContractProject(count);
     try {
@@ -148,45 +213,67 @@ export async function benchmarkStartup({ counts, repeats }) {
         writeFileSync(path.join(dir, `${name}.ts`), source);
       writeFileSync(path.join(dir, 'tools-list.json'), toolsListPage(dir));
       writeFileSync(path.join(dir, 'cpu-at-answer.mjs'), CPU_AT_ANSWER);
-      await build({
-        absWorkingDir: dir,
-        entryPoints: Object.keys(SERVERS).map((name) => path.join(dir, `${name}.ts`)),
-        outdir: path.join(dir, 'out'),
-        bundle: true,
-        splitting: true,
-        format: 'esm',
-        platform: 'node',
-        packages: 'external',
-        logLevel: 'error',
-      });
-      const scriptOf = (name) => path.join(dir, 'out', `${name}.js`);
-      const runs = await roundRobin(Object.keys(SERVERS), repeats, (name) =>
-        timeToFirstList(dir, scriptOf(name)),
+      await bundleServers(
+        dir,
+        Object.keys(SERVERS).map((name) => path.join(dir, `${name}.ts`)),
       );
+      const scriptOf = (name) => path.join(dir, 'out', `${name}.js`);
+      // The 2026 floor writes the very result toolprep writes: taken from one run of it.
+      const captured = await timeToFirstList(dir, scriptOf('toolprep'), REQUESTS_2026);
+      const page = JSON.stringify(checked2026('toolprep-2026', captured.output, count));
+      writeFileSync(path.join(dir, 'tools-list-2026.json'), page);
+      const runs = await roundRobin(names, repeats, async (name) => {
+        const { script, requests, check } = MEASURED[name];
+        const run = await timeToFirstList(dir, scriptOf(script), requests);
+        // Checked after the clock has stopped: every 2026 answer is the whole list.
+        if (check && JSON.stringify(checked2026(name, run.output, count)) !== page)
+          throw new Error(`${name} answered another list than toolprep's first`);
+        return run;
+      });
       const wall = {};
       const cpu = {};
-      for (const name of Object.keys(SERVERS)) {
+      const measure = (name) => {
         const walls = stats(runs[name].map((run) => run.wall));
         const cpus = stats(runs[name].map((run) => run.cpu));
         wall[name] = walls.median;
         cpu[name] = cpus.median;
-        series[name] = [...(series[name] ?? []), [count, walls.median]];
-        rows.push(`| ${count} | ${name} | ${formatStats(walls)} | ${formatStats(cpus)} |`);
+        return `| ${count} | ${name} | ${formatStats(walls)} | ${formatStats(cpus)} |`;
+      };
+      for (const name of names2025) {
+        rows.push(measure(name));
+        series[name] = [...(series[name] ?? []), [count, wall[name]]];
       }
       const ratio = (of, to) => (of / to).toFixed(2);
-      rows.push(
-        `| ${count} | **ratios** | toolprep ÷ floor = **${ratio(wall.toolprep, wall.floor)}×** (+${(wall.toolprep - wall.floor).toFixed(0)} ms); SDK registerTool ÷ toolprep = **${ratio(wall['sdk-register-tool'], wall.toolprep)}×**; SDK import alone = ${((wall['sdk-import-only'] / wall.toolprep) * 100).toFixed(0)}% of toolprep's start | toolprep ÷ floor = **${ratio(cpu.toolprep, cpu.floor)}×** (+${(cpu.toolprep - cpu.floor).toFixed(0)} ms); SDK registerTool ÷ toolprep = ${ratio(cpu['sdk-register-tool'], cpu.toolprep)}× |`,
+      if (all2025)
+        rows.push(
+          `| ${count} | **ratios** | toolprep ÷ floor = **${ratio(wall.toolprep, wall.floor)}×** (+${(wall.toolprep - wall.floor).toFixed(0)} ms); SDK registerTool ÷ toolprep = **${ratio(wall['sdk-register-tool'], wall.toolprep)}×**; SDK import alone = ${((wall['sdk-import-only'] / wall.toolprep) * 100).toFixed(0)}% of toolprep's start | toolprep ÷ floor = **${ratio(cpu.toolprep, cpu.floor)}×** (+${(cpu.toolprep - cpu.floor).toFixed(0)} ms); SDK registerTool ÷ toolprep = ${ratio(cpu['sdk-register-tool'], cpu.toolprep)}× |`,
+        );
+      for (const name of ['toolprep-2026', 'floor-2026']) rows2026.push(measure(name));
+      // Each round measured the two one after the other: the median of those rounds' ratios.
+      const paired = (key) =>
+        stats(
+          runs['toolprep-2026'].map((run, round) => run[key] / runs['floor-2026'][round][key]),
+        ).median.toFixed(2);
+      const same2025 =
+        wall.toolprep === undefined
+          ? ''
+          : `; for 2025 in the same rounds (initialize, then tools/list) ${ratio(wall.toolprep, wall.floor)}×`;
+      rows2026.push(
+        `| ${count} | **ratio** | toolprep ÷ floor = **${ratio(wall['toolprep-2026'], wall['floor-2026'])}×** (+${(wall['toolprep-2026'] - wall['floor-2026']).toFixed(0)} ms; per round ${paired('wall')}×)${same2025} | toolprep ÷ floor = **${ratio(cpu['toolprep-2026'], cpu['floor-2026'])}×** (+${(cpu['toolprep-2026'] - cpu['floor-2026']).toFixed(0)} ms; per round ${paired('cpu')}×) |`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const table = [
+  const header = [
     '| tools | approach | ms to first tools/list, median (min–max) | CPU ms until then, median (min–max) |',
     '| --- | --- | --- | --- |',
-    ...rows,
-  ].join('\n');
-  return { table, series };
+  ];
+  return {
+    table: [...header, ...rows].join('\n'),
+    table2026: [...header, ...rows2026].join('\n'),
+    series,
+  };
 }
 
 /** A line chart of start-up time against tool count, one line per approach. */
@@ -226,4 +313,16 @@ ${ticks.join('\n')}
 ${lines.join('\n')}
 </svg>
 `;
+}
+
+// Alone, the 2026 rows with more rounds: `node bench/startup.mjs --mcp-2026 [--rounds 60]` (after
+// `npm run build`): toolprep and the floor in both eras, round robin, at 20 and 200 tools.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const roundsAt = process.argv.indexOf('--rounds');
+  const repeats = roundsAt === -1 ? 60 : Number(process.argv[roundsAt + 1]);
+  const names = process.argv.includes('--mcp-2026')
+    ? ['toolprep', 'floor', 'toolprep-2026', 'floor-2026']
+    : Object.keys(MEASURED);
+  const { table, table2026 } = await benchmarkStartup({ counts: [20, 200], repeats, names });
+  process.stdout.write(`${table}\n\n${table2026}\n`);
 }

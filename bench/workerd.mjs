@@ -1,12 +1,22 @@
 // Cold start of a Worker to its first `tools/list` answer, in the real workerd (through Miniflare):
 // toolprep's web-standard handler beside an SDK `McpServer` worker with the same tools
 // (registerTool with each contract's Zod shape, the SDK's web-standard transport, stateless), and
-// a worker that answers at once, whose time is workerd's own start. Each worker is one bundle,
-// built by esbuild as a Workers build would.
-import { rmSync, writeFileSync } from 'node:fs';
+// a worker that answers at once, whose time is workerd's own start; and, for MCP 2026-07-28 (one
+// tools/list, no initialize), the same toolprep worker beside the SDK v2's stateless worker
+// (`createMcpHandler(factory).fetch`). Each worker is one bundle, built by esbuild as a Workers
+// build would.
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { formatStats, generatedContractProject, roundRobin, stats } from './contracts.mjs';
+import {
+  formatStats,
+  generatedContractProject,
+  MODERN_META,
+  messageOf,
+  REPO,
+  roundRobin,
+  stats,
+} from './contracts.mjs';
 
 const WORKERS = {
   toolprep: `import { createMcpFetchHandler } from 'toolprep/mcp/web';
@@ -27,12 +37,23 @@ export default {
     return transport.handleRequest(request);
   },
 };`,
+  // The SDK v2's documented stateless Worker: createMcpHandler with a factory, called per request,
+  // that makes an McpServer and registers every tool with its Zod object; its web-standard fetch.
+  'sdk-v2': `import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import * as contracts from './src/tools/index.js';
+const handler = createMcpHandler(() => {
+  const server = new McpServer({ name: 'bench', version: '1.0.0' });
+  for (const [name, contract] of Object.entries(contracts))
+    server.registerTool(name, { description: contract.description, inputSchema: contract.input }, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  return server;
+});
+export default { fetch: handler.fetch };`,
   'answers-at-once': `export default { fetch: () => new Response('{"result":{"tools":[]},"jsonrpc":"2.0","id":2}', { headers: { 'content-type': 'application/json' } }) };`,
 };
 
-const post = (body) => ({
+const post = (body, headers = {}) => ({
   method: 'POST',
-  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
   body: JSON.stringify(body),
 });
 const INITIALIZE = post({
@@ -42,9 +63,35 @@ const INITIALIZE = post({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
 });
 const LIST = post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+// MCP 2026-07-28: no initialize, one request, its _meta and headers naming the version.
+const LIST_2026 = post(
+  {
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/list',
+    params: {
+      _meta: MODERN_META,
+    },
+  },
+  { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+);
 
-/** From a new workerd to the worker's tools/list answer, in milliseconds. */
-async function coldStart(Miniflare, script) {
+// What is measured: a worker bundle and the requests it is sent, from a new workerd; all in one
+// round robin, so that the machine's load weighs on every row alike. `era` 2026 rows are checked.
+const MEASURED = {
+  toolprep: { worker: 'toolprep', requests: [INITIALIZE, LIST] },
+  'sdk-mcp-server': { worker: 'sdk-mcp-server', requests: [INITIALIZE, LIST] },
+  'answers-at-once': { worker: 'answers-at-once', requests: [INITIALIZE, LIST] },
+  'toolprep-2026': { worker: 'toolprep', requests: [LIST_2026], era: 2026 },
+  'sdk-v2': { worker: 'sdk-v2', requests: [LIST_2026], era: 2026 },
+  'answers-at-once-2026': { worker: 'answers-at-once', requests: [LIST_2026] },
+};
+
+/**
+ * From a new workerd to the worker's answer to the last of `requests` (a tools/list), in
+ * milliseconds, and that answer.
+ */
+async function coldStart(Miniflare, script, requests) {
   const started = performance.now();
   // The module given whole, as wrangler deploys it: with \`script\`, Miniflare would first parse
   // the bundle itself to find its imports, which is not part of a Worker's start.
@@ -53,10 +100,19 @@ async function coldStart(Miniflare, script) {
     compatibilityDate: '2026-07-01',
   });
   try {
-    await (await worker.dispatchFetch('http://localhost/mcp', INITIALIZE)).text();
-    const listed = await (await worker.dispatchFetch('http://localhost/mcp', LIST)).text();
-    if (!listed.includes('"id":2')) throw new Error(`no tools/list answer: ${listed.slice(0, 200)}`);
-    return performance.now() - started;
+    let answer;
+    for (const request of requests) {
+      const response = await worker.dispatchFetch('http://localhost/mcp', request);
+      answer = {
+        status: response.status,
+        type: response.headers.get('content-type') ?? '',
+        text: await response.text(),
+      };
+    }
+    const ms = performance.now() - started;
+    if (!answer.text.includes('"id":2'))
+      throw new Error(`no tools/list answer: ${answer.text.slice(0, 200)}`);
+    return { ms, answer };
   } finally {
     await worker.dispose();
   }
@@ -66,9 +122,14 @@ export async function benchmarkWorkerd({ counts, repeats }) {
   const { build } = await import('esbuild');
   const { Miniflare } = await import('miniflare');
   const rows = [];
+  const rows2026 = [];
   for (const count of counts) {
     const dir = generatedContractProject(count);
     try {
+      symlinkSync(
+        path.join(REPO, 'node_modules/@modelcontextprotocol/server'),
+        path.join(dir, 'node_modules/@modelcontextprotocol/server'),
+      );
       const bundles = {};
       for (const [name, source] of Object.entries(WORKERS)) {
         writeFileSync(path.join(dir, `${name}.ts`), source);
@@ -84,27 +145,45 @@ export async function benchmarkWorkerd({ counts, repeats }) {
         });
         bundles[name] = built.outputFiles[0].text;
       }
-      const runs = await roundRobin(Object.keys(WORKERS), repeats, (name) =>
-        coldStart(Miniflare, bundles[name]),
-      );
+      const runs = await roundRobin(Object.keys(MEASURED), repeats, async (name) => {
+        const { worker, requests, era } = MEASURED[name];
+        const { ms, answer } = await coldStart(Miniflare, bundles[worker], requests);
+        // Checked after the clock has stopped: a 2026 answer is the whole list, complete.
+        if (era === 2026) {
+          const result = answer.status === 200 ? messageOf(answer).result : undefined;
+          if (result?.resultType !== 'complete' || result.tools?.length !== count)
+            throw new Error(
+              `${name} did not list ${count} tools: ${answer.status} ${answer.text.slice(0, 200)}`,
+            );
+        }
+        return ms;
+      });
       const median = {};
-      for (const name of Object.keys(WORKERS)) {
+      const row = (name) => {
         const result = stats(runs[name]);
         median[name] = result.median;
-        const kb = (bundles[name].length / 1024).toFixed(0);
-        rows.push(`| ${count} | ${name} | ${kb} | ${formatStats(result)} |`);
-      }
-      const own = (name) => median[name] - median['answers-at-once'];
+        const kb = (bundles[MEASURED[name].worker].length / 1024).toFixed(0);
+        return `| ${count} | ${name} | ${kb} | ${formatStats(result)} |`;
+      };
+      for (const name of ['toolprep', 'sdk-mcp-server', 'answers-at-once']) rows.push(row(name));
+      const own = (name, start = 'answers-at-once') => median[name] - median[start];
       rows.push(
         `| ${count} | **ratio** | | SDK McpServer ÷ toolprep = **${(median['sdk-mcp-server'] / median.toolprep).toFixed(2)}×**; past workerd's own start: ${own('sdk-mcp-server').toFixed(0)} ms ÷ ${own('toolprep').toFixed(0)} ms = **${(own('sdk-mcp-server') / own('toolprep')).toFixed(2)}×** |`,
+      );
+      for (const name of ['toolprep-2026', 'sdk-v2', 'answers-at-once-2026']) rows2026.push(row(name));
+      // Each round measured the two one after the other: the median of those rounds' ratios.
+      const paired = stats(runs['sdk-v2'].map((ms, round) => ms / runs['toolprep-2026'][round])).median;
+      const own2026 = (name) => own(name, 'answers-at-once-2026');
+      rows2026.push(
+        `| ${count} | **ratio** | | SDK v2 ÷ toolprep = **${(median['sdk-v2'] / median['toolprep-2026']).toFixed(2)}×** (per round ${paired.toFixed(2)}×); past workerd's own start: ${own2026('sdk-v2').toFixed(0)} ms ÷ ${own2026('toolprep-2026').toFixed(0)} ms = **${(own2026('sdk-v2') / own2026('toolprep-2026')).toFixed(2)}×** |`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return [
+  const header = [
     '| tools | worker | bundle (KiB) | ms from a new workerd to the first tools/list answer, median (min–max) |',
     '| --- | --- | --- | --- |',
-    ...rows,
-  ].join('\n');
+  ];
+  return { table: [...header, ...rows].join('\n'), table2026: [...header, ...rows2026].join('\n') };
 }
