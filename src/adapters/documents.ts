@@ -4,6 +4,7 @@ import {
   SUBSCHEMA_LIST_KEYS,
   SUBSCHEMA_MAP_KEYS,
 } from '../shared/json-schema-keywords.js';
+import { setOwn } from '../shared/own-property.js';
 
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -35,7 +36,8 @@ function convert(value: unknown): unknown {
     else if (SINGLE_SUBSCHEMA_KEYS.includes(key)) result[key] = convert(child);
     else if (SUBSCHEMA_LIST_KEYS.includes(key) && Array.isArray(child)) result[key] = child.map(convert);
     else if (SUBSCHEMA_MAP_KEYS.includes(key)) result[key] = convertMap(child);
-    else result[key] = child;
+    // Any other keyword as it is: `.meta()` may have written a user's key here, `__proto__` too.
+    else setOwn(result, key, child);
   }
   return result;
 }

@@ -8,7 +8,9 @@ export function fieldPath(path: readonly (string | number)[]): string {
     const segment = path[index];
     const next = path[index + 1];
     if (segment === 'properties' || segment === '$defs' || segment === 'definitions') {
-      field += field ? `.${String(next)}` : String(next);
+      // A field named with the empty string is named, not the root.
+      const name = next === '' ? '""' : String(next);
+      field += field ? `.${name}` : name;
       index++;
     } else if (segment === 'items' && !isIndex(next)) {
       field += '[]';

@@ -1,4 +1,5 @@
 import { type Position, positionStep } from '../manifest/plan.js';
+import { getOwn } from '../shared/own-property.js';
 import type { SchemaNode, SchemaView } from './types.js';
 
 /**
@@ -113,8 +114,8 @@ export function keysNoMemberTakesNullAt<S>(view: SchemaView<S>, members: readonl
   if (!nodes.every((node) => node.kind === 'object' || node.kind === 'record')) return [];
   const keys = new Set(nodes.flatMap((node) => (node.kind === 'object' ? Object.keys(node.fields) : [])));
   const takesNullAt = (node: SchemaNode<S>, key: string): boolean => {
-    if (node.kind === 'object' && node.fields[key] !== undefined) return view.takesNull(node.fields[key]);
-    return !refusesNullBeyond(view, node);
+    const field = node.kind === 'object' ? getOwn(node.fields, key) : undefined;
+    return field !== undefined ? view.takesNull(field) : !refusesNullBeyond(view, node);
   };
   return [...keys].filter((key) => nodes.every((node) => !takesNullAt(node, key)));
 }

@@ -51,6 +51,8 @@ export function emitModule(
   const access = ({ exportName, member }: EmittableTool) => exportAccess(exportName, member);
   const contractType = (tool: EmittableTool) => `typeof ${alias.get(specifierOf(tool.file))}${access(tool)}`;
   const key = (name: string) => (isIdentifier(name) ? name : JSON.stringify(name));
+  // In an object literal `__proto__: value` sets the prototype; a computed key is an own property.
+  const ownKey = (name: string) => (name === '__proto__' ? '["__proto__"]' : key(name));
   // A server imports the run-time adapters of the libraries its contracts use, and no others.
   const libraries = [
     ...new Set([
@@ -77,7 +79,7 @@ export const tools: PreparedToolSet = {
   extensionKeys: ${JSON.stringify(options.extensionKeys)},
   prepared,
   load: {
-${sorted.map((tool) => `    ${key(tool.prepared.name)}: () => import('${specifierOf(tool.file)}').then((module) => module${access(tool)}),`).join('\n')}
+${sorted.map((tool) => `    ${ownKey(tool.prepared.name)}: () => import('${specifierOf(tool.file)}').then((module) => module${access(tool)}),`).join('\n')}
   },
   adapters: [${libraries.join(', ')}],${
     options.handshake

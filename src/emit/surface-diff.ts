@@ -1,6 +1,7 @@
 import type { Manifest, ManifestTool } from '../manifest/manifest.js';
 import type { ProfileName } from '../manifest/profiles.js';
 import { canonicalJson } from '../shared/canonical-json.js';
+import { getOwn } from '../shared/own-property.js';
 import { typeText } from '../shared/schema-text.js';
 
 type Properties = Record<string, Record<string, unknown>>;
@@ -63,9 +64,9 @@ function toolChanges(before: ManifestTool, after: ManifestTool): string[] {
   const oldRequired = requiredOf(before);
   const newRequired = requiredOf(after);
   for (const key of Object.keys(oldProperties))
-    if (!(key in newProperties)) changes.push(`- field ${key} removed`);
+    if (!Object.hasOwn(newProperties, key)) changes.push(`- field ${key} removed`);
   for (const [key, schema] of Object.entries(newProperties)) {
-    const previous = oldProperties[key];
+    const previous = getOwn(oldProperties, key);
     if (!previous) {
       changes.push(
         `+ field ${key} added (${newRequired.has(key) ? 'required' : 'optional'}, ${typeText(schema)})`,

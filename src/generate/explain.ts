@@ -12,7 +12,7 @@ import { loadModules } from '../load/load-modules.js';
 import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
 import { isRecord } from '../shared/is-record.js';
-import { splitKeys } from '../shared/own-property.js';
+import { getOwn, splitKeys } from '../shared/own-property.js';
 import { type Problem, ToolprepError } from '../shared/problems.js';
 import { contractAt, defaultNameOf } from './prepare-files.js';
 import { type ProjectOptions, resolveProject } from './project.js';
@@ -334,7 +334,7 @@ function describedAt(document: JsonSchema, path: readonly (string | number)[]): 
     node =
       typeof key === 'number'
         ? (schema?.items as JsonSchema | undefined)
-        : (schema?.properties as Record<string, unknown> | undefined)?.[key];
+        : getOwn(schema?.properties as Record<string, unknown> | undefined, key);
   }
   return typeof (node as JsonSchema | undefined)?.description === 'string';
 }

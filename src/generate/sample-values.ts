@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../manifest/prepared-tool.js';
+import { getOwn } from '../shared/own-property.js';
 
 /**
  * Values a JSON Schema document describes, chosen from it rather than drawn at random (so that
@@ -28,8 +29,8 @@ export function documentedValues(document: JsonSchema): Sample[] {
 function variedPath(base: unknown, value: unknown): (string | number)[] {
   if (typeof base !== 'object' || base === null || typeof value !== 'object' || value === null) return [];
   for (const key of new Set([...Object.keys(base), ...Object.keys(value)])) {
-    const a = (base as Record<string, unknown>)[key];
-    const b = (value as Record<string, unknown>)[key];
+    const a = getOwn(base as Record<string, unknown>, key);
+    const b = getOwn(value as Record<string, unknown>, key);
     if (JSON.stringify(a) !== JSON.stringify(b)) return [key, ...variedPath(a, b)];
   }
   return [];
@@ -87,7 +88,7 @@ function candidatesOf(
   if (typeof schema === 'boolean') return schema ? ['a'] : [];
   if (depth > 6) return [];
   if (typeof schema.$ref === 'string') {
-    const target = defs[schema.$ref.replace(/^#\/\$defs\//, '')];
+    const target = getOwn(defs, schema.$ref.replace(/^#\/\$defs\//, ''));
     return target ? candidatesOf(target, defs, depth + 1) : [];
   }
   if ('const' in schema) return [schema.const];
@@ -175,8 +176,8 @@ function stringCandidates(schema: JsonSchema): string[] {
   const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
   const fits = (text: string) => text.length >= min && text.length <= max;
-  if (typeof schema.format === 'string' && FORMATTED[schema.format])
-    return [FORMATTED[schema.format] as string];
+  const formatted = typeof schema.format === 'string' ? getOwn(FORMATTED, schema.format) : undefined;
+  if (formatted !== undefined) return [formatted];
   if (typeof schema.pattern === 'string') {
     let pattern: RegExp;
     try {

@@ -1,9 +1,8 @@
-import { Ajv } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
 import { isRecord } from '../shared/is-record.js';
-import { setOwn } from '../shared/own-property.js';
+import { getOwn, setOwn } from '../shared/own-property.js';
+import { compileDocument, type DocumentValidator } from './document-validator.js';
 
 /**
  * The superset, proven on a user's contract: each value the contract accepts must validate against
@@ -21,19 +20,12 @@ export interface SupersetViolation {
   readonly message: string;
 }
 
-// Formats are annotations to a model (the parser decides them); the proof is about structure.
-let validators: { draft2020: Ajv2020; draft07: Ajv } | undefined;
-const compiled = new WeakMap<object, (value: unknown) => boolean>();
+const compiled = new WeakMap<object, DocumentValidator>();
 
-function validatorOf(document: JsonSchema): ((value: unknown) => boolean) & { errors?: unknown } {
-  validators ??= {
-    draft2020: new Ajv2020({ strict: false, validateFormats: false }),
-    draft07: new Ajv({ strict: false, validateFormats: false }),
-  };
+function validatorOf(document: JsonSchema): DocumentValidator {
   let validate = compiled.get(document);
   if (!validate) {
-    const ajv = String(document.$schema).includes('draft-07') ? validators.draft07 : validators.draft2020;
-    validate = ajv.compile(document as object);
+    validate = compileDocument(document);
     compiled.set(document, validate);
   }
   return validate;
@@ -51,8 +43,8 @@ function branchValidatorOf(branch: JsonSchema, root: JsonSchema): (value: unknow
   return validate;
 }
 
-function firstError(validate: { errors?: unknown }): string {
-  const [error] = (validate.errors ?? []) as { instancePath?: string; message?: string }[];
+function firstError(validate: DocumentValidator): string {
+  const [error] = validate.errors ?? [];
   return error ? `${error.instancePath || '(root)'} ${error.message ?? 'is refused'}` : 'is refused';
 }
 
@@ -96,9 +88,10 @@ export function supersetViolations(tool: PreparedTool, accepted: readonly unknow
 function resolved(node: unknown, root: JsonSchema): JsonSchema | undefined {
   let current = node as JsonSchema | undefined;
   for (let steps = 0; current && typeof current.$ref === 'string' && steps < 32; steps++)
-    current = (root.$defs as Record<string, JsonSchema> | undefined)?.[
-      current.$ref.replace(/^#\/\$defs\//, '')
-    ];
+    current = getOwn(
+      root.$defs as Record<string, JsonSchema> | undefined,
+      current.$ref.replace(/^#\/\$defs\//, ''),
+    );
   return current;
 }
 
@@ -123,8 +116,8 @@ function withNulls(value: unknown, node: unknown, root: JsonSchema): unknown {
   const record = value as Record<string, unknown>;
   const answer: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(record))
-    setOwn(answer, key, withNulls(item, properties[key] ?? schema.additionalProperties, root));
-  for (const key of Object.keys(properties)) if (!(key in record)) answer[key] = null;
+    setOwn(answer, key, withNulls(item, getOwn(properties, key) ?? schema.additionalProperties, root));
+  for (const key of Object.keys(properties)) if (!Object.hasOwn(record, key)) setOwn(answer, key, null);
   return answer;
 }
 

@@ -12,6 +12,7 @@ import {
 import type { SchemaBuilder, SchemaNode, SchemaView } from '../adapters/types.js';
 import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
 import { positionStep as step } from '../manifest/plan.js';
+import { setOwn } from '../shared/own-property.js';
 
 /** One schema a tool's arguments pass through, where it sits in the contract, and its library. */
 export interface PlanRoot {
@@ -101,7 +102,7 @@ function compileResolved(schema: unknown, position: Position, context: CompileCo
         const compiled = child(field, step.field(key));
         // Beside a catch-all, every declared key is listed (as {} when it needs nothing), so that
         // the catch-all's node never walks a declared field.
-        if (compiled || rest) fields[key] = compiled ?? {};
+        if (compiled || rest) setOwn(fields, key, compiled ?? {});
       }
       return withParts(
         { parse: ['object'] },

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../manifest/prepared-tool.js';
 import { canonicalJson } from '../shared/canonical-json.js';
+import { getOwn, setOwn } from '../shared/own-property.js';
 import { isSchemaObject, mapSubschemas, provableKinds, schemaOfKinds } from './json-schema.js';
 
 /** Keywords that describe a value without constraining it; merging compares shapes without them. */
@@ -44,7 +45,7 @@ function flattenNode(node: JsonSchema): JsonSchema | undefined {
         properties: schema.properties as Record<string, JsonSchema>,
         required: new Set(requiredOf(schema)),
         additionalProperties: schema.additionalProperties,
-        tags: tagsOf(schema.properties[discriminator]) ?? [],
+        tags: tagsOf(getOwn(schema.properties, discriminator)) ?? [],
       }),
     )
     .sort((a, b) => compareText(smallestTag(a), smallestTag(b)));
@@ -59,12 +60,13 @@ function flattenNode(node: JsonSchema): JsonSchema | undefined {
   const required = [discriminator];
   const allTags = variants.flatMap((variant) => variant.tags);
   for (const key of fieldOrder(variants, discriminator)) {
-    const having = variants.filter((variant) => key in variant.properties);
+    // Field names are a user's: `constructor` is no variant's field unless it declares it.
+    const having = variants.filter((variant) => Object.hasOwn(variant.properties, key));
     const requiring = variants.filter((variant) => variant.required.has(key));
     const field = mergeFieldSchemas(having.map((variant) => variant.properties[key] as JsonSchema));
     if (requiring.length === variants.length) {
       required.push(key);
-      properties[key] = field;
+      setOwn(properties, key, field);
       continue;
     }
     const tags = (requiring.length > 0 ? requiring : having).flatMap((variant) => variant.tags);
@@ -74,7 +76,7 @@ function flattenNode(node: JsonSchema): JsonSchema | undefined {
         : tags.length < allTags.length
           ? `Available if ${discriminator} = ${tags.join(' | ')}`
           : undefined;
-    properties[key] = hint ? withHint(field, hint) : field;
+    setOwn(properties, key, hint ? withHint(field, hint) : field);
   }
 
   const strict = variants.every((variant) => variant.additionalProperties === false);
@@ -107,7 +109,9 @@ export function mergeRootUnion(document: JsonSchema): JsonSchema {
   const forms = members.map((member, index) => `${index + 1}) ${Object.keys(member.properties).join(', ')}`);
   const properties: Record<string, JsonSchema> = {};
   for (const key of keys) {
-    const declaring = members.flatMap((member, index) => (key in member.properties ? [index] : []));
+    const declaring = members.flatMap((member, index) =>
+      Object.hasOwn(member.properties, key) ? [index] : [],
+    );
     const shapes = declaring.map((index) => members[index]?.properties[key] as JsonSchema);
     const field = distinctShapes(shapes);
     const requiring = declaring.filter((index) => required[index]?.has(key));
@@ -119,7 +123,7 @@ export function mergeRootUnion(document: JsonSchema): JsonSchema {
           : declaring.length < members.length
             ? `Form ${declaring.map((index) => index + 1).join(', ')} only`
             : undefined;
-    properties[key] = hint ? withHint(field, hint) : field;
+    setOwn(properties, key, hint ? withHint(field, hint) : field);
   }
   const strict = members.every((member) => member.additionalProperties === false);
   const formsText = `One of ${members.length} forms: ${forms.join('; ')}.`;
@@ -166,7 +170,7 @@ function findDiscriminator(
   return candidates.find((key) => {
     const seen = new Set<string>();
     for (const variant of variants) {
-      const tags = tagsOf(variant.properties[key]);
+      const tags = tagsOf(getOwn(variant.properties, key));
       if (!tags) return false;
       for (const tag of tags) {
         if (seen.has(tag)) return false;

@@ -6,6 +6,7 @@ import {
   SUBSCHEMA_LIST_KEYS,
   SUBSCHEMA_MAP_KEYS,
 } from '../shared/json-schema-keywords.js';
+import { setOwn } from '../shared/own-property.js';
 
 export type { Dialect };
 
@@ -56,8 +57,10 @@ export function mapSubschemas(
     let changed = false;
     const mapped: Record<string, unknown> = {};
     for (const [name, child] of Object.entries(entries)) {
-      mapped[name] = isSchemaObject(child) ? map(child, [key, name]) : child;
-      changed ||= mapped[name] !== child;
+      // A property or a definition is a user's name: `__proto__` must stay an own key.
+      const value = isSchemaObject(child) ? map(child, [key, name]) : child;
+      setOwn(mapped, name, value);
+      changed ||= value !== child;
     }
     if (changed) set(key, mapped);
   }

@@ -68,7 +68,11 @@ function renameCollidingDefinitions(params: JsonSchema, taken: JsonSchema, diale
   const names = new Map<string, string>();
   for (const name of Object.keys(defs)) {
     let fresh = name;
-    for (let suffix = 1; fresh in taken || (fresh !== name && fresh in defs); suffix++)
+    for (
+      let suffix = 1;
+      Object.hasOwn(taken, fresh) || (fresh !== name && Object.hasOwn(defs, fresh));
+      suffix++
+    )
       fresh = `params_${name}_${suffix}`;
     if (fresh !== name) names.set(name, fresh);
   }

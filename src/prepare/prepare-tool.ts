@@ -6,6 +6,7 @@ import type { ToolContract } from '../contract/types.js';
 import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
 import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';
 import { deepFreeze, digestOf } from '../shared/canonical-json.js';
+import { getOwn } from '../shared/own-property.js';
 import { formatProblem, type Problem, ToolprepError } from '../shared/problems.js';
 import { checkContract } from './check-contract.js';
 import { compilePlan, type InverseSteps, type PlanRoot } from './compile-plan.js';
@@ -214,7 +215,7 @@ function isObjectRoot(document: JsonSchema, dialect: Dialect): boolean {
     if (schema.type === 'object') return true;
     const ref = schema.$ref;
     if (typeof ref === 'string' && isSchemaObject(defs))
-      return isObject(defs[ref.split('/').pop() ?? ''], depth + 1);
+      return isObject(getOwn(defs, ref.split('/').pop() ?? ''), depth + 1);
     const branches = schema.anyOf ?? schema.oneOf;
     return (
       Array.isArray(branches) &&

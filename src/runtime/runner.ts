@@ -7,7 +7,7 @@ import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';
 import type { PreparedHandshake, PreparedToolSet, RuntimeAdapter } from '../manifest/tool-set.js';
 import { isRecord } from '../shared/is-record.js';
-import { splitKeys } from '../shared/own-property.js';
+import { getOwn, splitKeys } from '../shared/own-property.js';
 import { type AcceptsAt, applyPlan } from './apply-plan.js';
 import { CoercionRefusal, formatPath, tooDeep } from './json-text.js';
 
@@ -128,7 +128,7 @@ export function createToolRuntime<ExtensionValues>(
   const loadTool = (tool: PreparedTool): Promise<LoadedTool> => {
     let loading = loaded.get(tool.name);
     if (!loading) {
-      loading = Promise.resolve(toolSet.load[tool.name]?.()).then(async (contract) => {
+      loading = Promise.resolve(getOwn(toolSet.load, tool.name)?.()).then(async (contract) => {
         if (!isToolContract(contract))
           throw new Error(
             `[toolprep] tool "${tool.name}" loaded no defineTool() contract: regenerate the tool module`,
@@ -243,7 +243,7 @@ export function createToolRuntime<ExtensionValues>(
         let returned: unknown;
         try {
           returned = asToolContent(
-            await (options.handlers[name] as ToolHandler)(handlerArgs, handlerContext),
+            await (getOwn(options.handlers, name) as ToolHandler)(handlerArgs, handlerContext),
           );
         } catch (cause) {
           // A handler's own error reaches the model by its message, never its stack.
@@ -330,7 +330,7 @@ function checkCoverage(
 ): string[] {
   const problems: string[] = [];
   for (const name of names) {
-    if (typeof handlers[name] !== 'function')
+    if (typeof getOwn(handlers, name) !== 'function')
       problems.push(`no handler for tool "${name}": add it to handlers`);
   }
   for (const name of Object.keys(handlers))

@@ -29,3 +29,11 @@ export function splitKeys(
   }
   return { picked, rest };
 }
+
+/**
+ * `record[key]` when `key` is the record's own property, else undefined: a key a user named
+ * `constructor` or `__proto__` is no field of a record that does not declare it.
+ */
+export function getOwn<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
 import { isToolContent, type ResultPart, type ToolContent } from '../runtime/index.js';
 import type { ToolRuntime } from '../runtime/runner.js';
+import { setOwn } from '../shared/own-property.js';
 
 export interface ToolCliIo {
   readonly stdout: (text: string) => void;
@@ -165,8 +166,9 @@ function parseFlags(tool: PreparedTool, words: readonly string[]): Record<string
     }
     const value = readValue(name, text, kinds);
     // A repeated flag makes a list; a field that takes one value or a list takes either.
-    if (name in args) args[name] = [args[name], value].flat();
-    else args[name] = kinds.has('array') && !kinds.has('string') ? [value] : value;
+    // Set as own keys: a flag named --__proto__ is a field, never the arguments' prototype.
+    if (Object.hasOwn(args, name)) setOwn(args, name, [args[name], value].flat());
+    else setOwn(args, name, kinds.has('array') && !kinds.has('string') ? [value] : value);
   }
   return args;
 }

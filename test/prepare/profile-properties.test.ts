@@ -1,12 +1,13 @@
 import { type JsonSchema, prepareTool, ToolprepError } from '@toolprep/build';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { CoercionRefusal, coerceJsonArgs, defineTool } from 'toolprep';
 import { applyPlan } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
 import type { z } from 'zod';
+import { compileDocument, type DocumentValidator } from '../../src/generate/document-validator.js';
 import { openapiAsJsonSchema } from '../../src/generate/superset.js';
 import { INVERSE_STEPS, PROFILE_NAMES, type ProfileName } from '../../src/manifest/profiles.js';
+import { getOwn, setOwn } from '../../src/shared/own-property.js';
 import { acceptsAtOf } from '../support/coerce.js';
 import { PROPERTY_TIMEOUT, propertyRuns } from '../support/property-runs.js';
 import {
@@ -28,8 +29,20 @@ import {
  */
 
 const RUNS = propertyRuns(150);
-// `nullable` is OpenAPI's (gemini-openapi); strict: false lets the other provider keywords pass.
-const ajv = new Ajv2020({ strict: false, validateFormats: false, allowUnionTypes: true });
+
+/**
+ * Whether a document takes a value, by the validator the superset proof uses (own keys only, a
+ * `__proto__` field checked as any other), compiled once per document or union branch.
+ */
+const validators = new WeakMap<object, DocumentValidator>();
+function validates(schema: JsonSchema, value: unknown, root: JsonSchema = schema): boolean {
+  let validate = validators.get(schema);
+  if (!validate) {
+    validate = compileDocument(schema === root ? schema : { ...schema, $defs: root.$defs });
+    validators.set(schema, validate);
+  }
+  return validate(value);
+}
 
 /**
  * Kinds left out of a profile's contracts: those it cannot express at all (the build refuses
@@ -90,7 +103,7 @@ function answeredAs(value: unknown, node: JsonSchema | undefined, answering: Ans
   if (value === null || typeof value !== 'object') return value;
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (branches) {
-    const branch = branches.find((candidate) => ajv.validate({ ...candidate, $defs: root.$defs }, value));
+    const branch = branches.find((candidate) => validates(candidate, value, root));
     return answeredAs(value, branch, answering);
   }
   if (Array.isArray(value)) {
@@ -103,15 +116,15 @@ function answeredAs(value: unknown, node: JsonSchema | undefined, answering: Ans
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const answered: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(record))
-    answered[key] = answeredAs(
-      item,
-      properties[key] ?? (schema.additionalProperties as JsonSchema),
-      answering,
+    setOwn(
+      answered,
+      key,
+      answeredAs(item, getOwn(properties, key) ?? (schema.additionalProperties as JsonSchema), answering),
     );
   for (const [key, field] of Object.entries(properties)) {
-    if (key in record || !(always || coin())) continue;
+    if (Object.hasOwn(record, key) || !(always || coin())) continue;
     if (takesNull(resolve(field, root))) ambiguous();
-    answered[key] = null;
+    setOwn(answered, key, null);
   }
   return answered;
 }
@@ -212,7 +225,7 @@ describe.each(PROFILE_NAMES)('profile %s', (profile) => {
           fc.pre(!isAmbiguous);
           const shown = profiles?.[profile]?.inputSchema as JsonSchema;
           const document = (profile === 'gemini-openapi' ? openapiAsJsonSchema(shown) : shown) as JsonSchema;
-          expect(ajv.validate(document, strict ? answer : value)).toBe(true);
+          expect(validates(document, strict ? answer : value)).toBe(true);
           let repaired: unknown;
           try {
             repaired = applyPlan(plan, answer, { inverse, acceptsAt: acceptsAtOf(schema) });

@@ -253,6 +253,13 @@ describe('createToolRuntime', () => {
     expect(await runtime.call('read_files', { root: 'r', paths: 'a' })).toEqual({ ok: true, value: 'ok' });
   });
 
+  test('a tool named after an Object member needs its own handler: an inherited one is none', () => {
+    const named = defineTool({ name: 'constructor', description: 'Build.', input: z.object({}) });
+    expect(() => createToolRuntime(toolSet({ named }), { handlers: {} })).toThrow(
+      'no handler for tool "constructor": add it to handlers',
+    );
+  });
+
   test('arguments nested deeper than maxDepth are refused wherever the plan does not go, at any depth', async () => {
     const store = defineTool({ description: 'Store a tree.', input: z.object({ tree: z.unknown() }) });
     let handled = 0;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import type { $ZodType } from 'zod/v4/core';
+import { setOwn } from '../../src/shared/own-property.js';
 
 /**
  * Random Zod schemas as plain specs, so that each one can be built as a schema and as an
@@ -31,6 +32,26 @@ export interface Field {
 }
 
 const FIELD_NAMES = ['a', 'b', 'c', 'd', 'e', 'f'];
+/**
+ * Names an object's own keys can have that `Object.prototype` has too (`__proto__` above all, which
+ * `record[key] = value` takes as the prototype), the empty string and non-ASCII: drawn now and
+ * then, so that every property holds for them as for any name.
+ */
+export const HOSTILE_NAMES: readonly string[] = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  '',
+  'é名',
+];
+
+/** Mostly the plain names, now and then one of these hostile ones. */
+function namesFrom(plain: readonly string[], hostile: readonly string[]): fc.Arbitrary<string> {
+  return hostile.length === 0
+    ? fc.constantFrom(...plain)
+    : fc.oneof({ arbitrary: fc.constantFrom(...plain), weight: 5 }, fc.constantFrom(...hostile));
+}
 const TAGS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
 
 const stringSpec: fc.Arbitrary<Spec> = fc
@@ -67,20 +88,31 @@ const leafSpec: fc.Arbitrary<Spec> = fc.oneof(
   }),
 );
 
-function fieldsOf(spec: fc.Arbitrary<Spec>, minLength = 0): fc.Arbitrary<Field[]> {
-  return fc.uniqueArray(fc.record({ name: fc.constantFrom(...FIELD_NAMES), spec, optional: fc.boolean() }), {
+function fieldsOf(
+  spec: fc.Arbitrary<Spec>,
+  names: fc.Arbitrary<string>,
+  minLength = 0,
+): fc.Arbitrary<Field[]> {
+  return fc.uniqueArray(fc.record({ name: names, spec, optional: fc.boolean() }), {
     selector: (field) => field.name,
     minLength,
     maxLength: 4,
   });
 }
 
-/** The arbitraries of specs a library can express: every kind but those it cannot. */
-export function specArbitraries(cannot: ReadonlySet<Spec['kind']> = new Set()): {
+/**
+ * The arbitraries of specs a library can express: every kind but those it cannot, with field names
+ * drawn now and then from `hostile` (every hostile name unless the library cannot carry some).
+ */
+export function specArbitraries(
+  cannot: ReadonlySet<Spec['kind']> = new Set(),
+  hostile: readonly string[] = HOSTILE_NAMES,
+): {
   spec: fc.Arbitrary<Spec>;
   input: fc.Arbitrary<Spec>;
 } {
   const can = (kind: Spec['kind']) => !cannot.has(kind);
+  const names = namesFrom(FIELD_NAMES, hostile);
   const spec = fc.letrec<{ spec: Spec }>((tie) => {
     const inner = tie('spec');
     const kinds: fc.MaybeWeightedArbitrary<Spec>[] = [
@@ -97,7 +129,7 @@ export function specArbitraries(cannot: ReadonlySet<Spec['kind']> = new Set()): 
       }),
       fc.record({
         kind: fc.constant('object' as const),
-        fields: fieldsOf(inner),
+        fields: fieldsOf(inner, names),
         mode: fc.constantFrom('strip' as const, 'strict' as const, 'loose' as const),
       }),
       fc.record({ kind: fc.constant('record' as const), value: inner }),
@@ -106,7 +138,7 @@ export function specArbitraries(cannot: ReadonlySet<Spec['kind']> = new Set()): 
         options: fc.array(inner, { minLength: 2, maxLength: 3 }),
       }),
       { arbitrary: stringOrListSpec(inner), weight: 3 },
-      discriminatedSpec(inner),
+      discriminatedSpec(inner, names),
       fc.record({ kind: fc.constant('nullable' as const), inner }),
       ...(can('default')
         ? [
@@ -129,10 +161,10 @@ export function specArbitraries(cannot: ReadonlySet<Spec['kind']> = new Set()): 
   const input = fc.oneof(
     fc.record({
       kind: fc.constant('object' as const),
-      fields: fieldsOf(fc.oneof(spec, stringOrListSpec(spec)), 1),
+      fields: fieldsOf(fc.oneof(spec, stringOrListSpec(spec)), names, 1),
       mode: fc.constantFrom('strip' as const, 'strict' as const, 'loose' as const),
     }),
-    discriminatedSpec(spec),
+    discriminatedSpec(spec, names),
   );
   return { spec, input };
 }
@@ -151,7 +183,7 @@ function stringOrListSpec(inner: fc.Arbitrary<Spec>): fc.Arbitrary<Spec> {
     .map(([text, item, max]): Spec => ({ kind: 'union', options: [text, { kind: 'array', item, max }] }));
 }
 
-function discriminatedSpec(inner: fc.Arbitrary<Spec>): fc.Arbitrary<Spec> {
+function discriminatedSpec(inner: fc.Arbitrary<Spec>, names: fc.Arbitrary<string>): fc.Arbitrary<Spec> {
   return fc
     .uniqueArray(fc.constantFrom(...TAGS), { minLength: 2, maxLength: 5 })
     .chain((tags) => {
@@ -164,7 +196,7 @@ function discriminatedSpec(inner: fc.Arbitrary<Spec>): fc.Arbitrary<Spec> {
         key: fc.constantFrom('kind', 'type'),
         variants: fc.tuple(
           ...groups.map((group) =>
-            fc.record({ tags: fc.constant(group), fields: fieldsOf(inner), strict: fc.boolean() }),
+            fc.record({ tags: fc.constant(group), fields: fieldsOf(inner, names), strict: fc.boolean() }),
           ),
         ),
       });
@@ -260,6 +292,9 @@ export function zodBuilder(z: ZodNamespace): (spec: Spec) => AnyZod {
 /** The spec's schema, with Zod 4. */
 export const buildSchema: (spec: Spec) => $ZodType = zodBuilder(z);
 
+/** A record's keys are a caller's: hostile ones too. */
+const RECORD_KEYS = namesFrom(['k1', 'k2', 'x y'], HOSTILE_NAMES);
+
 const jsonLeaf = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null));
 const treeValue: fc.Arbitrary<unknown> = fc.letrec<{ tree: unknown }>((tie) => ({
   tree: fc.record(
@@ -310,7 +345,7 @@ export function sampleOf(spec: Spec): fc.Arbitrary<unknown> {
     case 'object':
       return objectSample(spec.fields, spec.mode === 'loose');
     case 'record':
-      return fc.dictionary(fc.constantFrom('k1', 'k2', 'x y'), sampleOf(spec.value), { maxKeys: 3 });
+      return fc.dictionary(RECORD_KEYS, sampleOf(spec.value), { maxKeys: 3 });
     case 'union':
       return fc.oneof(...spec.options.map(sampleOf));
     case 'discriminated':
@@ -334,7 +369,7 @@ export function sampleOf(spec: Spec): fc.Arbitrary<unknown> {
 function objectSample(fields: Field[], open: boolean): fc.Arbitrary<unknown> {
   const record = fc.record(Object.fromEntries(fields.map((field) => [field.name, sampleOf(field.spec)])), {
     requiredKeys: fields
-      .filter((field) => !field.optional && !isDefaulted(field.spec))
+      .filter((field) => (!field.optional && !isDefaulted(field.spec)) || isReadThroughPrototype(field.name))
       .map((field) => field.name),
   });
   if (!open) return record;
@@ -342,6 +377,15 @@ function objectSample(fields: Field[], open: boolean): fc.Arbitrary<unknown> {
   return fc
     .tuple(record, fc.dictionary(fc.constantFrom('extra_1', 'extra_2'), jsonLeaf, { maxKeys: 2 }))
     .map(([value, extra]) => ({ ...extra, ...(value as object) }));
+}
+
+/**
+ * A field every library's parser reads through the prototype when a value leaves it out (Zod 4 and
+ * 3, Valibot, ArkType: `value.constructor` is then Object's, which they refuse): a value the
+ * schema accepts always has it.
+ */
+export function isReadThroughPrototype(name: string): boolean {
+  return name in Object.prototype;
 }
 
 function isDefaulted(spec: Spec): boolean {
@@ -467,7 +511,18 @@ export function serialiseSome(spec: Spec, value: unknown, pick: () => boolean, t
   const walked = serialiseInside(spec, value, pick, textLists);
   const wantsStructure = !takesText(spec) && structureOf(spec).has(kind);
   const listAtTextPosition = textLists && takesText(spec) && kind === 'array';
-  return (wantsStructure || listAtTextPosition) && pick() ? JSON.stringify(walked) : walked;
+  // JSON text is parsed without its `__proto__` keys (docs/guide/coercion.md): such a value is
+  // never given back from text, so it is not written as text.
+  return (wantsStructure || listAtTextPosition) && !holdsProtoKey(walked) && pick()
+    ? JSON.stringify(walked)
+    : walked;
+}
+
+function holdsProtoKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  return (
+    (!Array.isArray(value) && Object.hasOwn(value, '__proto__')) || Object.values(value).some(holdsProtoKey)
+  );
 }
 
 function serialiseInside(spec: Spec, value: unknown, pick: () => boolean, textLists: boolean): unknown {
@@ -475,7 +530,8 @@ function serialiseInside(spec: Spec, value: unknown, pick: () => boolean, textLi
   const fields = (list: Field[], record: Record<string, unknown>) => {
     const result: Record<string, unknown> = { ...record };
     for (const field of list)
-      if (field.name in record) result[field.name] = again(field.spec, record[field.name]);
+      if (Object.hasOwn(record, field.name))
+        setOwn(result, field.name, again(field.spec, record[field.name]));
     return result;
   };
   switch (spec.kind) {

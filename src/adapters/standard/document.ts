@@ -1,7 +1,11 @@
+import { isRecord } from '../../shared/is-record.js';
+import { getOwn, withOwn } from '../../shared/own-property.js';
 import { inlineAcyclicReferences, schemaKeyFirst } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { Dialect, UnrepresentableNode } from '../types.js';
 import { MARK, type StandardJsonSchema, vendorOptions } from './vendor.js';
+
+const PROTO = '__proto__';
 
 /**
  * The schema's JSON Schema, from its library's own converter: the input side (or output), in one
@@ -35,9 +39,24 @@ export function standardDocument(
       unrepresentable.push({ field: fieldPath(path), message: record[MARK], hint });
       return {};
     }
-    return Object.fromEntries(
-      Object.entries(record).map(([key, child]) => [key, walk(child, [...path, key])]),
+    return declareLeftOut(
+      Object.fromEntries(Object.entries(record).map(([key, child]) => [key, walk(child, [...path, key])])),
+      path,
     );
+  };
+  // A converter that writes `properties[name] = schema` sets a prototype for a field named
+  // `__proto__`: the field is required and not declared, and its schema is lost. Reported, and
+  // shown as `{}` where that is asked for. (Left out when optional, it leaves no trace to tell.)
+  const declareLeftOut = (node: Record<string, unknown>, path: string[]): Record<string, unknown> => {
+    const { properties, required } = node;
+    if (!Array.isArray(required) || !required.includes(PROTO) || !isRecord(properties)) return node;
+    if (Object.hasOwn(properties, PROTO)) return node;
+    unrepresentable.push({
+      field: fieldPath([...path, 'properties', PROTO]),
+      message: `a field named "${PROTO}" is left out by ${standard.vendor}'s JSON Schema converter`,
+      hint: `rename the field, or set unrepresentable: 'degrade' to show it as {}`,
+    });
+    return { ...node, properties: withOwn(properties, PROTO, {}) };
   };
   const marked = schemaKeyFirst(walk(converted, []) as Record<string, unknown>);
   // Unions then stand where they are used, for their tags to be seen.
@@ -83,7 +102,7 @@ export function discriminatorOf(options: readonly unknown[], others = false): st
   return candidates.find((key) => {
     const seen = new Set<unknown>();
     return objects.every((option) => {
-      const tags = tagsOfJson((option.properties as Record<string, unknown>)[key]);
+      const tags = tagsOfJson(getOwn(option.properties as Record<string, unknown>, key));
       if (!tags?.length || tags.some((tag) => typeof tag !== 'string' || seen.has(tag))) return false;
       for (const tag of tags) seen.add(tag);
       return true;

@@ -1,4 +1,5 @@
 import { isRecord } from '../../shared/is-record.js';
+import { getOwn } from '../../shared/own-property.js';
 import type { SchemaNode, SchemaView } from '../types.js';
 import { discriminatorOf, standardDocument, tagsOfJson } from './document.js';
 import { isStandardJsonSchema, type StandardJsonSchema } from './vendor.js';
@@ -41,7 +42,8 @@ function pointerTarget(document: Record<string, unknown>, ref: string): unknown 
   let target: unknown = document;
   for (const segment of ref.slice(1).split('/').slice(1)) {
     const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
-    target = (target as Record<string, unknown> | undefined)?.[key];
+    target =
+      isRecord(target) || Array.isArray(target) ? getOwn(target as Record<string, unknown>, key) : undefined;
   }
   return target;
 }
@@ -113,7 +115,7 @@ export const standardView: SchemaView<unknown> = {
   tags(option, key) {
     const json = (option as JsonNode).json;
     const properties = isRecord(json) && isRecord(json.properties) ? json.properties : {};
-    return tagsOfJson(properties[key]) ?? [];
+    return tagsOfJson(getOwn(properties, key)) ?? [];
   },
   typeName: (schema) => {
     const { json } = standardView.resolve(schema) as JsonNode;

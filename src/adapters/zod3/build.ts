@@ -1,4 +1,5 @@
-import { ignoreOverride, zodToJsonSchema } from 'zod-to-json-schema';
+import { ignoreOverride, parseDef, zodToJsonSchema } from 'zod-to-json-schema';
+import { setOwn } from '../../shared/own-property.js';
 import { draft07To202012, inlineAcyclicReferences, schemaKeyFirst } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
@@ -56,6 +57,7 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
       unrepresentable.push({ field: fieldPath(path.slice(1)), message, hint: hintFor(typeName) });
       return {};
     };
+    const protoFields = protoFieldKeeper();
     const document = zodToJsonSchema(schema as never, {
       target: 'jsonSchema7',
       $refStrategy: 'root',
@@ -67,7 +69,9 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
       // Zod 4's converter says on the output side.
       removeAdditionalStrategy: io === 'input' ? 'strict' : 'passthrough',
       allowedAdditionalProperties: undefined,
-      override: (def, refs) => {
+      override: (def, refs, _seen, forceResolution) => {
+        const captured = protoFields.capture(def, refs, forceResolution);
+        if (captured !== ignoreOverride) return captured;
         const { typeName } = def as unknown as Zod3Def;
         const words = UNREPRESENTABLE[typeName];
         if (words) return report(typeName, refs.currentPath, `${words} cannot be represented in JSON Schema`);
@@ -85,8 +89,9 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
           return report(typeName, refs.currentPath, 'Transforms cannot be represented in JSON Schema');
         return ignoreOverride;
       },
-      postProcess: (json, def) => {
+      postProcess: (json, def, refs) => {
         const { typeName, catchValue, shape } = def as unknown as Zod3Def;
+        if (typeName === 'ZodObject') protoFields.restore(json, refs);
         // A discriminated union takes exactly one variant, as Zod 4's converter says.
         if (typeName === 'ZodDiscriminatedUnion' && (json as { anyOf?: unknown })?.anyOf) {
           const { anyOf, ...rest } = json as { anyOf: unknown[] };
@@ -117,6 +122,48 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
   },
   listCheck: zod3ListCheck,
 };
+
+type ParseArguments = Parameters<typeof parseDef>;
+
+/**
+ * zod-to-json-schema writes each property with `properties[name] = schema`, which for a field named
+ * `__proto__` sets the prototype instead: the field would be required and not declared. Its schema
+ * is caught as it is converted (by its place, `properties/__proto__`, once more through the
+ * converter) and written back as an own property when its object is done.
+ */
+function protoFieldKeeper(): {
+  capture(
+    def: ParseArguments[0],
+    refs: ParseArguments[1],
+    force?: boolean,
+  ): ReturnType<typeof parseDef> | typeof ignoreOverride;
+  restore(json: unknown, refs: ParseArguments[1]): void;
+} {
+  const found = new Map<string, unknown>();
+  let again: unknown;
+  return {
+    capture(def, refs, force) {
+      const path = refs.currentPath;
+      if (def === again) {
+        // The conversion this keeper asked for: converted as any other.
+        again = undefined;
+        return ignoreOverride;
+      }
+      if (path.at(-1) !== '__proto__' || path.at(-2) !== 'properties') return ignoreOverride;
+      again = def;
+      const json = parseDef(def, refs, force);
+      found.set(path.slice(0, -2).join('/'), json);
+      return json;
+    },
+    restore(json, refs) {
+      const field = found.get(refs.currentPath.join('/'));
+      const properties = (json as { properties?: Record<string, unknown> } | undefined)?.properties;
+      if (field === undefined || !properties) return;
+      Object.setPrototypeOf(properties, Object.prototype);
+      setOwn(properties, '__proto__', field);
+    },
+  };
+}
 
 /**
  * Schemas met more than once, or within themselves, by name, children first: zod-to-json-schema

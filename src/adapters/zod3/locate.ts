@@ -1,4 +1,5 @@
 import type { Position } from '../../manifest/plan.js';
+import { getOwn } from '../../shared/own-property.js';
 import { followSteps, type StepTargets } from '../steps.js';
 import { wrappedBy, type Zod3Schema } from './def.js';
 
@@ -15,7 +16,7 @@ function targetsOf(schema: Zod3Schema): StepTargets<Zod3Schema> {
   for (let inner = wrappedBy(schema); inner; inner = wrappedBy(schema)) schema = inner;
   const def = schema._def;
   return {
-    field: (name) => def.shape?.()[name],
+    field: (name) => getOwn(def.shape?.(), name),
     items: () => (def.typeName === 'ZodArray' ? def.type : (def.rest ?? undefined)),
     item: (index) => def.items?.[index],
     values: () => def.valueType ?? def.catchall,

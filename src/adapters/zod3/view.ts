@@ -1,3 +1,4 @@
+import { getOwn } from '../../shared/own-property.js';
 import type { SchemaNode, SchemaView } from '../types.js';
 import { isZod3, nativeEnumValues, wrappedBy, type Zod3Schema } from './def.js';
 
@@ -45,7 +46,7 @@ export const zod3View: SchemaView<Zod3Schema> = {
     }
   },
   tags(option, key) {
-    const field = option._def.typeName === 'ZodObject' ? option._def.shape?.()[key] : undefined;
+    const field = option._def.typeName === 'ZodObject' ? getOwn(option._def.shape?.(), key) : undefined;
     return field ? (tagsOf(field) ?? []) : [];
   },
   typeName: (schema) => schema._def.typeName.replace(/^Zod/, '').toLowerCase(),

@@ -1,6 +1,8 @@
 import type { $ZodType } from 'zod/v4/core';
 import { globalRegistry, toJSONSchema } from 'zod/v4/core';
 import type { JsonSchema } from '../../manifest/prepared-tool.js';
+import { isRecord } from '../../shared/is-record.js';
+import { setOwn } from '../../shared/own-property.js';
 import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
 import { zod4ListCheck } from './list-checks.js';
@@ -49,6 +51,7 @@ export const zod4Builder: SchemaBuilder<$ZodType> = {
         if (io === 'input') releaseCaughtFields(zodSchema, jsonSchema);
       },
     }) as JsonSchema;
+    dropInheritedParts(document, new Set());
     return { document, unrepresentable };
   },
   listCheck: zod4ListCheck,
@@ -86,6 +89,39 @@ function releaseCaughtFields(zodSchema: $ZodType, jsonSchema: Record<string, unk
   const required = (jsonSchema.required as string[]).filter((key) => !isCaught(shape[key]));
   if (required.length > 0) jsonSchema.required = required;
   else delete jsonSchema.required;
+}
+
+/**
+ * Zod's fold of an intersection of objects (4.6) reads each member's `properties[key]` through the
+ * prototype: for a key one member declares and another does not, named `constructor` or
+ * `hasOwnProperty`, it writes an `allOf` with `null` in it (the function it found, cloned), which
+ * no validator takes; named `__proto__`, one with `{}` (`Object.prototype`, cloned). Parts that
+ * say nothing go, `{}` included (it takes every value, so the `allOf` means the same without it),
+ * and one part left stands for itself: the field takes what its declaring member says (wider,
+ * never narrower, where the other member has a catch-all). The document is the converter's own,
+ * fresh: repaired in place, as the overrides do.
+ */
+function dropInheritedParts(node: unknown, seen: Set<object>): void {
+  if (typeof node !== 'object' || node === null || seen.has(node)) return;
+  seen.add(node);
+  const record = node as Record<string, unknown>;
+  const { allOf } = record;
+  if (Array.isArray(allOf) && allOf.some(saysNothing)) {
+    const parts = allOf.filter((part) => !saysNothing(part));
+    const [only] = parts;
+    if (parts.length === 1 && Object.keys(record).length === 1 && typeof only === 'object' && only !== null) {
+      // `{ allOf: [X] }` alone says X: written as X, as the fold writes a key one member declares.
+      delete record.allOf;
+      for (const [key, value] of Object.entries(only)) setOwn(record, key, value);
+    } else if (parts.length > 0) record.allOf = parts;
+    else delete record.allOf;
+  }
+  for (const child of Object.values(record)) dropInheritedParts(child, seen);
+}
+
+/** `null`, which is no schema, or `{}`, which takes every value. */
+function saysNothing(part: unknown): boolean {
+  return part === null || (isRecord(part) && Object.keys(part).length === 0);
 }
 
 function isCaught(schema: $ZodType | undefined): boolean {

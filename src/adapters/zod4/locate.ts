@@ -1,5 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
 import type { Position } from '../../manifest/plan.js';
+import { getOwn } from '../../shared/own-property.js';
 import { followSteps, type StepTargets } from '../steps.js';
 import type { Zod4Def } from './view.js';
 
@@ -17,7 +18,7 @@ export function schemaAt(root: unknown, steps: Position): unknown {
 function targetsOf(schema: $ZodType): StepTargets<$ZodType> {
   const def = defOf(unwrap(schema));
   return {
-    field: (name) => (def.shape && Object.hasOwn(def.shape, name) ? def.shape[name] : undefined),
+    field: (name) => getOwn(def.shape, name),
     items: () => def.element ?? def.rest ?? undefined,
     item: (index) => def.items?.[index],
     values: () => def.valueType ?? def.catchall,
@@ -25,9 +26,10 @@ function targetsOf(schema: $ZodType): StepTargets<$ZodType> {
     side: (index) => [def.left, def.right][index],
     variant: (tag) =>
       def.options?.find((option) =>
-        (option._zod as { propValues?: Record<string, Set<unknown>> }).propValues?.[
-          def.discriminator as string
-        ]?.has(tag),
+        getOwn(
+          (option._zod as { propValues?: Record<string, Set<unknown>> }).propValues,
+          def.discriminator as string,
+        )?.has(tag),
       ),
   };
 }

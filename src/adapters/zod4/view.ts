@@ -1,4 +1,5 @@
 import type { $ZodType } from 'zod/v4/core';
+import { getOwn } from '../../shared/own-property.js';
 import type { SchemaNode, SchemaView } from '../types.js';
 import { resolveZod4 } from './resolve.js';
 import { isZod4 } from './runtime.js';
@@ -68,7 +69,7 @@ export const zod4View: SchemaView<$ZodType> = {
   },
   tags(option, key) {
     const propValues = (option._zod as unknown as { propValues?: Record<string, Set<unknown>> }).propValues;
-    return [...(propValues?.[key] ?? [])];
+    return [...(getOwn(propValues, key) ?? [])];
   },
   typeName: (schema) => defOf(schema).type,
   isObject: (schema) => zod4View.resolve(schema) === schema && zod4View.node(schema).kind === 'object',

@@ -1,5 +1,6 @@
 import { definitionGraph, inlineAcyclicReferences } from '../../adapters/documents.js';
 import type { JsonSchema } from '../../manifest/prepared-tool.js';
+import { getOwn } from '../../shared/own-property.js';
 import { isSchemaObject } from '../json-schema.js';
 import type { Profile, ProfileInput } from './profile.js';
 import {
@@ -34,9 +35,18 @@ function geminiRoot(document: JsonSchema, input: ProfileInput, profile: string):
       code: 'profile-name',
       path: ['properties', key],
       message: `Gemini takes a parameter name of letters, digits and underscores that starts with a letter or an underscore (at most 64), not "${key}"`,
-      hint: `rename it, for example to "${key.replace(/[^A-Za-z0-9_]/g, '_').replace(/^([^A-Za-z_])/, '_$1')}"`,
+      hint: `rename it, for example to "${parameterName(key)}"`,
     });
   return root;
+}
+
+/** A name Gemini takes, close to the one given: its other characters as `_`, a leading digit after one. */
+function parameterName(key: string): string {
+  const name = key
+    .replace(/[^A-Za-z0-9_]/g, '_')
+    .replace(/^([^A-Za-z_])/, '_$1')
+    .slice(0, 64);
+  return name === '' ? 'field' : name;
 }
 
 const GEMINI_KEPT = new Set([
@@ -121,7 +131,7 @@ function checkRecursionUnderOptional(
       else if (key !== '$defs') walk(value, [...path, key], underOptional);
     }
   };
-  for (const name of recursive) walk(defs[name], ['$defs', name], false);
+  for (const name of recursive) walk(getOwn(defs, name), ['$defs', name], false);
 }
 
 /** What Gemini's OpenAPI `Schema` takes (types.Schema, @google/genai). */

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../../manifest/prepared-tool.js';
+import { getOwn } from '../../shared/own-property.js';
 import { isSchemaObject } from '../json-schema.js';
 import type { Profile, ProfileInput } from './profile.js';
 import {
@@ -155,7 +156,7 @@ function nestingDepth(node: unknown, document: JsonSchema, seen: ReadonlySet<str
   if (typeof ref === 'string') {
     if (seen.has(ref)) return 0;
     const defs = isSchemaObject(document.$defs) ? document.$defs : {};
-    return nestingDepth(defs[ref.replace(/^#\/\$defs\//, '')], document, new Set([...seen, ref]));
+    return nestingDepth(getOwn(defs, ref.replace(/^#\/\$defs\//, '')), document, new Set([...seen, ref]));
   }
   const level = node.type === 'object' || node.type === 'array' ? 1 : 0;
   let deepest = 0;

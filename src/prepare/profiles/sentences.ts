@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../../manifest/prepared-tool.js';
+import { getOwn } from '../../shared/own-property.js';
 import { plural } from '../../shared/plural.js';
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -30,7 +31,8 @@ const SENTENCES: { readonly [keyword: string]: (value: unknown) => string } = {
 };
 
 export function sentenceFor(keyword: string, value: unknown): string {
-  return SENTENCES[keyword]?.(value) ?? `${keyword}: ${json(value)}.`;
+  // A keyword may be a user's (`.meta({ constructor: … })`): only the table's own are sentences.
+  return getOwn(SENTENCES, keyword)?.(value) ?? `${keyword}: ${json(value)}.`;
 }
 
 /** The node with these sentences after its own description. */

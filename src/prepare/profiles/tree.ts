@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../../manifest/prepared-tool.js';
 import { canonicalJson } from '../../shared/canonical-json.js';
+import { setOwn } from '../../shared/own-property.js';
 import { isSchemaObject, mapSubschemas } from '../json-schema.js';
 import { withSentences } from './sentences.js';
 
@@ -204,8 +205,9 @@ export function mergeAllOf(node: JsonSchema): JsonSchema | undefined {
   const properties: Record<string, unknown> = {};
   for (const part of parts)
     for (const [key, schema] of Object.entries(part.properties as JsonSchema)) {
-      if (key in properties && canonicalJson(properties[key]) !== canonicalJson(schema)) return undefined;
-      properties[key] = schema;
+      if (Object.hasOwn(properties, key) && canonicalJson(properties[key]) !== canonicalJson(schema))
+        return undefined;
+      setOwn(properties, key, schema);
     }
   const required = [...new Set(parts.flatMap(requiredKeys))];
   const closed = parts.some((part) => part.additionalProperties === false);
