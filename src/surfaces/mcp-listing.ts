@@ -1,5 +1,5 @@
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { PreparedTool } from '../manifest/prepared-tool.js';
+import type { JsonSchema, McpHeader, PreparedTool } from '../manifest/prepared-tool.js';
 import { isToolContent } from '../runtime/index.js';
 import type { CallResult, ToolRuntime } from '../runtime/runner.js';
 
@@ -27,6 +27,10 @@ export interface AttachToolsOptions {
 interface Serving {
   readonly tools: readonly Tool[];
   readonly outputs: ReadonlySet<string>;
+  /** Each tool's output schema, by name. */
+  readonly outputSchemas: ReadonlyMap<string, JsonSchema | undefined>;
+  /** The arguments each tool mirrors into `Mcp-Param-*` headers, as the build listed them. */
+  readonly mirrored: ReadonlyMap<string, readonly McpHeader[]>;
   readonly pages: Map<string, ListToolsResult>;
 }
 
@@ -39,6 +43,8 @@ export function servingOf(runtime: ToolRuntime): Serving {
     serving = {
       tools: Object.freeze(prepared.map(toListedTool)),
       outputs: new Set(prepared.filter((tool) => tool.outputSchema).map((tool) => tool.name)),
+      outputSchemas: new Map(prepared.map((tool) => [tool.name, tool.outputSchema])),
+      mirrored: new Map(prepared.flatMap((tool) => (tool.mcpHeaders ? [[tool.name, tool.mcpHeaders]] : []))),
       pages: new Map(),
     };
     servings.set(runtime, serving);

@@ -12,6 +12,7 @@ import {
   type AttachToolsOptions,
   errorResultOf,
   type McpServerInfo,
+  pageOf,
   servingOf,
   startOf,
   toolResultOf,
@@ -111,10 +112,6 @@ export function modernServing(
   const cache = { ttlMs: options.cache?.ttlMs ?? 300_000, cacheScope: options.cache?.scope ?? 'public' };
   const resultMeta = { [META.serverInfo]: { name: info.name, version: info.version } };
   const states = requestStateSigner(options.requestState);
-  // Computed at build time: the arguments each tool mirrors into `Mcp-Param-*` headers.
-  const mirrored = new Map(
-    runtime.list().flatMap((tool) => (tool.mcpHeaders ? [[tool.name, tool.mcpHeaders]] : [])),
-  );
 
   // Made once per process: what does not vary per request.
   const discoverText = JSON.stringify({
@@ -128,11 +125,10 @@ export function modernServing(
   const pageText = (start: number): string => {
     let text = pageTexts.get(start);
     if (text === undefined) {
-      const end = start + pageSize;
+      // The 2025 page with what 2026-07-28 adds to a result.
       text = JSON.stringify({
         resultType: 'complete',
-        tools: serving.tools.slice(start, end),
-        ...(end < serving.tools.length ? { nextCursor: cursorAt(end) } : {}),
+        ...pageOf(serving, pageSize, start),
         ...cache,
         _meta: resultMeta,
       });
@@ -211,7 +207,7 @@ export function modernServing(
         const mismatch =
           headerMismatch(method, params, header) ??
           (method === 'tools/call' && typeof params.name === 'string'
-            ? mirroredMismatch(mirrored.get(params.name), params.arguments, header)
+            ? mirroredMismatch(serving.mirrored.get(params.name), params.arguments, header)
             : undefined);
         if (mismatch) return errorAnswer(id, ERRORS.headerMismatch, `Header mismatch: ${mismatch}`);
       }
@@ -568,10 +564,6 @@ function modernContext(
     },
   };
   return context;
-}
-
-function cursorAt(start: number): string {
-  return btoa(String(start)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 }
 
 function responseText(id: Id, result: string): string {

@@ -74,10 +74,6 @@ export function attachTools<Target extends McpServer | Server>(
   const pageSize = options.pageSize ?? 200;
   const serving = servingOf(runtime);
   const states = signerOf(runtime, options.requestState);
-  const outputSchemas = new Map(runtime.list().map((tool) => [tool.name, tool.outputSchema]));
-  const mirrored = new Map(
-    runtime.list().flatMap((tool) => (tool.mcpHeaders ? [[tool.name, tool.mcpHeaders]] : [])),
-  );
   server.registerCapabilities({ tools: {} });
 
   server.setRequestHandler('tools/list', (request) => {
@@ -98,7 +94,11 @@ export function attachTools<Target extends McpServer | Server>(
     const httpRequest = context.http?.req;
     const mismatch =
       httpRequest &&
-      mirroredMismatch(mirrored.get(name), args, (header) => httpRequest.headers.get(header) ?? undefined);
+      mirroredMismatch(
+        serving.mirrored.get(name),
+        args,
+        (header) => httpRequest.headers.get(header) ?? undefined,
+      );
     if (mismatch) throw new ProtocolError(HEADER_MISMATCH, `Header mismatch: ${mismatch}`);
     const outcome = await askingCall(runtime, states, {
       id: mcpReq.id,
@@ -133,7 +133,7 @@ export function attachTools<Target extends McpServer | Server>(
     // The SDK's projection of a result for the era of the request (a 2025 client's structured content).
     return server.projectCallToolResult(
       answer,
-      outputSchemas.get(name) as Record<string, unknown> | undefined,
+      serving.outputSchemas.get(name) as Record<string, unknown> | undefined,
     );
   });
   return target;
