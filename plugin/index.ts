@@ -15,7 +15,7 @@ import {
 import { describeOutcome } from '../src/generate/outcome.js';
 import { manifestInHead, surfaceReport } from '../src/generate/report.js';
 import type { Manifest } from '../src/manifest/manifest.js';
-import { describeError } from '../src/shared/problems.js';
+import { describeError } from '../src/shared/build/problems.js';
 
 /**
  * Every configuration key (they override the config file), and the generator context's own

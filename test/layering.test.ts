@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { REPO } from './support/fixture-project.js';
-import { layeringViolations, type SourceFile } from './support/layering.js';
+import { importCycles, layeringViolations, type SourceFile } from './support/layering.js';
 
 function sources(): SourceFile[] {
   return ['src', 'plugin'].flatMap((folder) =>
@@ -30,6 +30,23 @@ describe('imports go one way: discover → load → prepare → emit → serve',
       "import { generate } from '../generate/generate.js';",
     ],
     ['the runtime importing a package', 'src/runtime/x.ts', "import { z } from 'zod';"],
+    ['the runtime importing a Node module', 'src/runtime/x.ts', "import { createHash } from 'node:crypto';"],
+    [
+      'a run-time adapter importing a Node module',
+      'src/adapters/zod4/runtime.ts',
+      "import { readFileSync } from 'node:fs';",
+    ],
+    ['the run-time floor importing a Node module', 'src/shared/run/x.ts', "import path from 'node:path';"],
+    [
+      'the run-time floor importing the build floor',
+      'src/shared/run/x.ts',
+      "import { plural } from '../build/plural.js';",
+    ],
+    [
+      'the runtime importing the build floor',
+      'src/runtime/x.ts',
+      "import { problem } from '../shared/build/problems.js';",
+    ],
     [
       'the runtime importing an adapter’s build side',
       'src/runtime/x.ts',
@@ -61,5 +78,20 @@ describe('imports go one way: discover → load → prepare → emit → serve',
         { path: 'src/emit/x.ts', text: "import type { Manifest } from '../manifest/manifest.js';" },
       ]),
     ).toEqual([]);
+  });
+
+  test('no two modules import each other, through any chain, type-only imports included', () => {
+    expect(importCycles(sources())).toEqual([]);
+  });
+
+  test('a cycle through a type-only import is found', () => {
+    expect(
+      importCycles([
+        { path: 'src/manifest/a.ts', text: "import type { B } from './b.js';" },
+        { path: 'src/manifest/b.ts', text: "import { c } from './c.js';" },
+        { path: 'src/manifest/c.ts', text: "export type { A } from './a.js';" },
+        { path: 'src/manifest/d.ts', text: "import { a } from './a.js';" },
+      ]),
+    ).toEqual([['src/manifest/a.ts', 'src/manifest/b.ts', 'src/manifest/c.ts']]);
   });
 });

@@ -1,10 +1,10 @@
-import type { JsonSchema } from '../manifest/prepared-tool.js';
 import {
   SINGLE_SUBSCHEMA_KEYS,
   SUBSCHEMA_LIST_KEYS,
   SUBSCHEMA_MAP_KEYS,
-} from '../shared/json-schema-keywords.js';
-import { setOwn } from '../shared/own-property.js';
+} from '../shared/json-schema/keywords.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
+import { setOwn } from '../shared/run/own-property.js';
 
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 

@@ -1,5 +1,5 @@
 import { type Position, positionStep } from '../manifest/plan.js';
-import { getOwn } from '../shared/own-property.js';
+import { getOwn } from '../shared/run/own-property.js';
 import type { SchemaNode, SchemaView } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ListCheck } from '../manifest/plan.js';
-import type { JsonSchema } from '../manifest/prepared-tool.js';
 import type { PositionFinder, RuntimeAdapter } from '../manifest/tool-set.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
 
 /**
  * What one position of a schema takes, in the terms toolprep's plan compiler, its run-time

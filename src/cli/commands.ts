@@ -6,9 +6,9 @@ import { describeOutcome } from '../generate/outcome.js';
 import { committedManifest, surfaceReport } from '../generate/report.js';
 import type { ManifestTool } from '../manifest/manifest.js';
 import { describePlan } from '../manifest/plan-text.js';
-import { plural } from '../shared/plural.js';
-import { formatProblem } from '../shared/problems.js';
-import { fieldRows } from '../shared/schema-text.js';
+import { plural } from '../shared/build/plural.js';
+import { formatProblem } from '../shared/build/problems.js';
+import { fieldRows } from '../shared/json-schema/schema-text.js';
 import { type Output, printReport } from './output.js';
 
 export interface CommandContext {

@@ -1,5 +1,5 @@
 import type { OutcomeReport } from '../generate/outcome.js';
-import { describeError, ToolprepError } from '../shared/problems.js';
+import { describeError, ToolprepError } from '../shared/build/problems.js';
 
 export interface Output {
   readonly out: (line: string) => void;

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadModules } from '../load/load-modules.js';
-import { type Problem, ToolprepError } from '../shared/problems.js';
-import { projectPath } from '../shared/project-path.js';
+import { type Problem, ToolprepError } from '../shared/build/problems.js';
+import { projectPath } from '../shared/build/project-path.js';
 
 const CONFIG_NAMES = [
   'toolprep.config.ts',

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { libraryOf } from '../adapters/libraries.js';
 import type { ContractSchema } from '../contract/schema-types.js';
 import { PROFILE_NAMES } from '../manifest/profiles.js';
-import { isRecord } from '../shared/is-record.js';
-import { type Problem, ToolprepError } from '../shared/problems.js';
+import { type Problem, ToolprepError } from '../shared/build/problems.js';
+import { isRecord } from '../shared/run/is-record.js';
 
 /**
  * An object schema itself (not wrapped) of a library toolprep reads: what extension keys must be

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TsMorph from 'ts-morph';
-import { exportPath } from '../shared/export-path.js';
-import { fileStamp, type StampOf } from '../shared/file-stamp.js';
-import type { Problem } from '../shared/problems.js';
-import { projectPath } from '../shared/project-path.js';
+import { exportPath } from '../shared/build/export-path.js';
+import { fileStamp, type StampOf } from '../shared/build/file-stamp.js';
+import type { Problem } from '../shared/build/problems.js';
+import { projectPath } from '../shared/build/project-path.js';
 import { createModuleResolver } from './resolve-module.js';
 
 /** A contract export found in source text: where it is and what JSDoc says about it. */

@@ -7,8 +7,8 @@ import {
 } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
-import { exportPath } from '../shared/export-path.js';
-import { GenerationalMemo } from '../shared/generational-memo.js';
+import { exportPath } from '../shared/build/export-path.js';
+import { GenerationalMemo } from '../shared/build/generational-memo.js';
 import { tokensOf } from './tokens.js';
 
 /** A prepared tool, and the export it was prepared from. */

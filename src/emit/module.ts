@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedHandshake } from '../manifest/tool-set.js';
-import { exportAccess, isIdentifier } from '../shared/export-path.js';
-import { GenerationalMemo } from '../shared/generational-memo.js';
+import { exportAccess, isIdentifier } from '../shared/build/export-path.js';
+import { GenerationalMemo } from '../shared/build/generational-memo.js';
 import { byName, type EmittableTool } from './manifest.js';
 
 /** Each prepared tool's JSON, already escaped for a string literal, by digest. */

@@ -1,6 +1,6 @@
 import type { Manifest, ManifestTool } from '../manifest/manifest.js';
 import { describePlan } from '../manifest/plan-text.js';
-import { fieldRows } from '../shared/schema-text.js';
+import { fieldRows } from '../shared/json-schema/schema-text.js';
 
 /** A rule a tool's parser enforces that its documents do not show (`check --explain`). */
 export interface ReportFinding {

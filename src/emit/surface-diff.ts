@@ -1,8 +1,8 @@
 import type { Manifest, ManifestTool } from '../manifest/manifest.js';
 import type { ProfileName } from '../manifest/profiles.js';
-import { canonicalJson } from '../shared/canonical-json.js';
-import { getOwn } from '../shared/own-property.js';
-import { typeText } from '../shared/schema-text.js';
+import { canonicalJson } from '../shared/build/canonical-json.js';
+import { typeText } from '../shared/json-schema/schema-text.js';
+import { getOwn } from '../shared/run/own-property.js';
 
 type Properties = Record<string, Record<string, unknown>>;
 

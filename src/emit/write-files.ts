@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileStamp } from '../shared/file-stamp.js';
+import { fileStamp } from '../shared/build/file-stamp.js';
 
 /** A file toolprep generates: the manifest or the module. */
 export interface GeneratedFile {

@@ -9,9 +9,9 @@ import type { ToolSize } from '../manifest/manifest.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { PreparedExtension } from '../prepare/extension.js';
-import { canonicalJson } from '../shared/canonical-json.js';
-import type { StampOf } from '../shared/file-stamp.js';
-import type { Problem } from '../shared/problems.js';
+import { canonicalJson } from '../shared/build/canonical-json.js';
+import type { StampOf } from '../shared/build/file-stamp.js';
+import type { Problem } from '../shared/build/problems.js';
 import type { Project } from './project.js';
 
 /** What one contract file gave last time, and what it was built from. */

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import { compareWithDisk, type StaleReport } from '../emit/compare.js';
 import { TEMPORARY_SUFFIX, writeChangedFiles } from '../emit/write-files.js';
-import { type Problem, ToolprepError } from '../shared/problems.js';
+import { type Problem, ToolprepError } from '../shared/build/problems.js';
 import { type GenerateOptions, type Generation, generateProject } from './generate.js';
 import { type Project, resolveProject } from './project.js';
 import { createGeneratorState, type GeneratorState, stateEntries } from './state.js';

@@ -1,9 +1,9 @@
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { JsonSchema } from '../manifest/prepared-tool.js';
 import { isSchemaObject, mapSubschemas } from '../prepare/json-schema.js';
-import { isRecord } from '../shared/is-record.js';
-import { setOwn } from '../shared/own-property.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
+import { isRecord } from '../shared/run/is-record.js';
+import { setOwn } from '../shared/run/own-property.js';
 
 /**
  * A real validator (Ajv) for toolprep's documents, made to check every key a user may name: it

@@ -9,9 +9,9 @@ import { type LoadedModule, loadModules } from '../load/load-modules.js';
 import { captureProjectHandshake } from '../load/mcp-handshake.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { prepareExtension } from '../prepare/extension.js';
-import { plural } from '../shared/plural.js';
-import type { Problem } from '../shared/problems.js';
-import { projectPath } from '../shared/project-path.js';
+import { plural } from '../shared/build/plural.js';
+import type { Problem } from '../shared/build/problems.js';
+import { projectPath } from '../shared/build/project-path.js';
 import { explainTool } from './explain.js';
 import {
   budgetOverruns,

@@ -1,5 +1,5 @@
-import { plural } from '../shared/plural.js';
-import { formatProblem } from '../shared/problems.js';
+import { plural } from '../shared/build/plural.js';
+import { formatProblem } from '../shared/build/problems.js';
 import type { RunOutcome } from './context.js';
 
 /** A run's outcome in words, the same for the CLI, watch mode and every bundler plugin. */

@@ -6,8 +6,8 @@ import { type EmittableTool, toolSize } from '../emit/manifest.js';
 import type { LoadedModule } from '../load/load-modules.js';
 import { anthropicStrictOverruns } from '../manifest/profiles.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
-import { exportPath } from '../shared/export-path.js';
-import { type Problem, placed, ToolprepError } from '../shared/problems.js';
+import { exportPath } from '../shared/build/export-path.js';
+import { type Problem, placed, ToolprepError } from '../shared/build/problems.js';
 
 /** A prepared tool with the export it came from. */
 export type FoundTool = EmittableTool & {

@@ -2,11 +2,10 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { loadConfigFile, resolveConfigFile } from '../config/config-file.js';
 import { type ResolvedToolprepConfig, resolveOptions, type ToolprepConfig } from '../config/options.js';
-import { fileStamp, type StampOf, stampsOfOneRun } from '../shared/file-stamp.js';
-import { isRecord } from '../shared/is-record.js';
-import { type Problem, ToolprepError } from '../shared/problems.js';
-import { projectPath } from '../shared/project-path.js';
-import type { GeneratorState } from './state.js';
+import { fileStamp, type StampOf, stampsOfOneRun } from '../shared/build/file-stamp.js';
+import { type Problem, ToolprepError } from '../shared/build/problems.js';
+import { projectPath } from '../shared/build/project-path.js';
+import { isRecord } from '../shared/run/is-record.js';
 
 export interface ProjectOptions {
   /** The project root; paths in the config are relative to it. Default: the working directory. */
@@ -32,11 +31,16 @@ export interface Project {
   readonly stampOf: StampOf;
 }
 
+/** The config file's default export, by the file's stamp, kept between runs. */
+export interface ConfigMemo {
+  config?: { readonly stamp: string; readonly value: unknown };
+}
+
 /**
  * Resolves the options (the config file is evaluated again only when it changed) and lists the
  * source files. Throws a `ToolprepError` for a config that cannot be loaded or is invalid.
  */
-export async function resolveProject(options: ProjectOptions, state: GeneratorState): Promise<Project> {
+export async function resolveProject(options: ProjectOptions, state: ConfigMemo): Promise<Project> {
   const root = path.resolve(options.root ?? process.cwd());
   const cacheDir = path.join(root, 'node_modules', '.cache', 'toolprep');
   const configFile = resolveConfigFile(root, options.configFile);

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../manifest/prepared-tool.js';
-import { getOwn } from '../shared/own-property.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
+import { getOwn } from '../shared/run/own-property.js';
 
 /**
  * Values a JSON Schema document describes, chosen from it rather than drawn at random (so that

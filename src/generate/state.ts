@@ -4,10 +4,10 @@ import type { ModuleTexts } from '../emit/module.js';
 import type { WriteMemo } from '../emit/write-files.js';
 import type { HandshakeMemo } from '../load/mcp-handshake.js';
 import type { PreparedExtension } from '../prepare/extension.js';
-import { canonicalJson } from '../shared/canonical-json.js';
-import { GenerationalMemo } from '../shared/generational-memo.js';
+import { canonicalJson } from '../shared/build/canonical-json.js';
+import { GenerationalMemo } from '../shared/build/generational-memo.js';
 import { PreparedCache } from './cache.js';
-import type { Project } from './project.js';
+import type { ConfigMemo, Project } from './project.js';
 
 /**
  * Everything a generator keeps between runs, in one place, owned by one generator context (a
@@ -15,11 +15,9 @@ import type { Project } from './project.js';
  * runs: discovery and writes hold one entry per file, the cache the last run's files, the emit
  * memos the last run's tools. See docs/decisions/0008-one-generator-state.md.
  */
-export interface GeneratorState {
+export interface GeneratorState extends ConfigMemo {
   /** Per source file: what discovery found, by stamp, and the barrels it read. */
   readonly discovery: DiscoveryMemo;
-  /** The config file's default export, by the file's stamp. */
-  config?: { readonly stamp: string; readonly value: unknown };
   /** The prepared-tool cache, for one set of options. */
   cache?: { readonly key: string; readonly value: PreparedCache };
   /** Per output file: what was last written or read, by stamp. */

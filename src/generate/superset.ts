@@ -1,7 +1,8 @@
-import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
-import { isRecord } from '../shared/is-record.js';
-import { getOwn, setOwn } from '../shared/own-property.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
+import { isRecord } from '../shared/run/is-record.js';
+import { getOwn, setOwn } from '../shared/run/own-property.js';
 import { compileDocument, type DocumentValidator } from './document-validator.js';
 
 /**

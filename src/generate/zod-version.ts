@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Problem } from '../shared/problems.js';
+import type { Problem } from '../shared/build/problems.js';
 
 /** What toolprep reads, and has been tested with: Zod 3 from 3.23, and Zod 4. */
 const SUPPORTED = 'zod 3.23 and later 3.x, and zod 4';

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Message, Plugin } from 'esbuild';
-import { projectPath } from '../shared/project-path.js';
+import { projectPath } from '../shared/build/project-path.js';
 
 export interface LoadedModule {
   /** The module's exports, or undefined when it threw while loading. */

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PreparedHandshake } from '../manifest/tool-set.js';
-import { fileStamp } from '../shared/file-stamp.js';
+import { fileStamp } from '../shared/build/file-stamp.js';
 
 /** The last capture, by what it was made from: kept by a long-lived generator between runs. */
 export type HandshakeMemo = { key: string; handshake: PreparedHandshake } | undefined;

@@ -1,9 +1,7 @@
 import type { ToolAnnotations } from '../contract/types.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
 import type { Plan } from './plan.js';
 import type { ProfileDocument, ProfileName } from './profiles.js';
-
-/** A JSON Schema document as plain data. */
-export type JsonSchema = { readonly [key: string]: unknown };
 
 /** The documents a tool's input is presented with, one per dialect. */
 export interface PresentationDocuments {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from './prepared-tool.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
 
 /**
  * The model providers' dialects toolprep prepares documents for, chosen with the config's

@@ -12,7 +12,7 @@ import {
 import type { SchemaBuilder, SchemaNode, SchemaView } from '../adapters/types.js';
 import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
 import { positionStep as step } from '../manifest/plan.js';
-import { setOwn } from '../shared/own-property.js';
+import { setOwn } from '../shared/run/own-property.js';
 
 /** One schema a tool's arguments pass through, where it sits in the contract, and its library. */
 export interface PlanRoot {

@@ -1,7 +1,7 @@
 import { builderOf } from '../adapters/builders.js';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { RuntimeAdapter } from '../manifest/tool-set.js';
-import { digestOf } from '../shared/canonical-json.js';
+import { digestOf } from '../shared/build/canonical-json.js';
 import { presentSchema } from './present.js';
 
 /** The extension keys every tool takes, as the manifest records them and as caches key on them. */

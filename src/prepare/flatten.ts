@@ -1,6 +1,6 @@
-import type { JsonSchema } from '../manifest/prepared-tool.js';
-import { canonicalJson } from '../shared/canonical-json.js';
-import { getOwn, setOwn } from '../shared/own-property.js';
+import { canonicalJson } from '../shared/build/canonical-json.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
+import { getOwn, setOwn } from '../shared/run/own-property.js';
 import { isSchemaObject, mapSubschemas, provableKinds, schemaOfKinds } from './json-schema.js';
 
 /** Keywords that describe a value without constraining it; merging compares shapes without them. */

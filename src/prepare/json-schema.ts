@@ -1,12 +1,12 @@
 import type { Dialect } from '../adapters/types.js';
-import type { JsonSchema } from '../manifest/prepared-tool.js';
-import { isRecord } from '../shared/is-record.js';
 import {
   SINGLE_SUBSCHEMA_KEYS,
   SUBSCHEMA_LIST_KEYS,
   SUBSCHEMA_MAP_KEYS,
-} from '../shared/json-schema-keywords.js';
-import { setOwn } from '../shared/own-property.js';
+} from '../shared/json-schema/keywords.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
+import { isRecord } from '../shared/run/is-record.js';
+import { setOwn } from '../shared/run/own-property.js';
 
 export type { Dialect };
 

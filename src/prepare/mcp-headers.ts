@@ -1,11 +1,12 @@
-import type { JsonSchema, McpHeader } from '../manifest/prepared-tool.js';
+import type { McpHeader } from '../manifest/prepared-tool.js';
+import type { Problem } from '../shared/build/problems.js';
 import {
   SINGLE_SUBSCHEMA_KEYS,
   SUBSCHEMA_LIST_KEYS,
   SUBSCHEMA_MAP_KEYS,
-} from '../shared/json-schema-keywords.js';
-import { withOwn } from '../shared/own-property.js';
-import type { Problem } from '../shared/problems.js';
+} from '../shared/json-schema/keywords.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
+import { withOwn } from '../shared/run/own-property.js';
 import { isSchemaObject } from './json-schema.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../manifest/prepared-tool.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { DEFS_KEY, type Dialect, isSchemaObject, rewriteRefs } from './json-schema.js';
 
 /** The property names a root object or each variant of a root union declares. */

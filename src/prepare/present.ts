@@ -1,5 +1,5 @@
 import type { Conversion, Dialect, SchemaBuilder } from '../adapters/types.js';
-import type { JsonSchema } from '../manifest/prepared-tool.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { containsRef, DEFS_KEY, isSchemaObject, rewriteRefs } from './json-schema.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
 import type { InverseStep } from '../manifest/profiles.js';
-import { setOwn } from '../shared/own-property.js';
+import { setOwn } from '../shared/run/own-property.js';
 import { caseFolder, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
 import { listAsText, NOT_JSON, parseJsonText, structureKind, tooDeep } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';

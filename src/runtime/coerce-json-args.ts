@@ -11,7 +11,7 @@ import {
   unionMembers,
 } from '../adapters/structure.js';
 import type { InverseStep } from '../manifest/profiles.js';
-import { withOwn } from '../shared/own-property.js';
+import { withOwn } from '../shared/run/own-property.js';
 import { accepts } from './accepts.js';
 import { foldCase, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
 import { listAsText, NOT_JSON, parseJsonText, structureKind, tooDeep } from './json-text.js';

@@ -1,4 +1,4 @@
-import { setOwn } from '../shared/own-property.js';
+import { setOwn } from '../shared/run/own-property.js';
 
 /** The inverse steps a call through a profile runs, shared by the plan's walk and the reference. */
 

@@ -6,8 +6,8 @@ import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';
 import type { PreparedHandshake, PreparedToolSet, RuntimeAdapter } from '../manifest/tool-set.js';
-import { isRecord } from '../shared/is-record.js';
-import { getOwn, splitKeys } from '../shared/own-property.js';
+import { isRecord } from '../shared/run/is-record.js';
+import { getOwn, splitKeys } from '../shared/run/own-property.js';
 import { type AcceptsAt, applyPlan } from './apply-plan.js';
 import { CoercionRefusal, formatPath, tooDeep } from './json-text.js';
 

@@ -1,6 +1,6 @@
-import type { JsonSchema } from '../manifest/prepared-tool.js';
 import { anthropicStrictOverruns } from '../manifest/profiles.js';
 import type { ToolRuntime } from '../runtime/runner.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { callThroughProfile, profileTools } from './profile-call.js';
 
 /** A client tool for Anthropic's Messages API (`tools` of `messages.create`). */

@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { isToolContent, type ResultPart, type ToolContent } from '../runtime/index.js';
 import type { ToolRuntime } from '../runtime/runner.js';
-import { setOwn } from '../shared/own-property.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
+import { setOwn } from '../shared/run/own-property.js';
 
 export interface ToolCliIo {
   readonly stdout: (text: string) => void;

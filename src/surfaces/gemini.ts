@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../manifest/prepared-tool.js';
 import type { ToolRuntime } from '../runtime/runner.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { callThroughProfile, profileTools } from './profile-call.js';
 
 /** A function declaration for Gemini (`config.tools[i].functionDeclarations`). */

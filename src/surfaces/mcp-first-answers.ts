@@ -1,7 +1,6 @@
 import { HANDSHAKE_PLACEHOLDERS, type PreparedHandshake } from '../manifest/tool-set.js';
 import type { ToolRuntime } from '../runtime/runner.js';
-import { isRecord } from '../shared/is-record.js';
-import type { McpHttpOptions } from './mcp-http.js';
+import { isRecord } from '../shared/run/is-record.js';
 import {
   type AttachToolsOptions,
   type McpServerInfo,
@@ -201,7 +200,7 @@ export function firstHttpAnswer(
   first: FirstAnswers,
   request: { readonly method: string; header(name: string): string | undefined },
   body: unknown,
-  options: McpHttpOptions,
+  responses: AnswerMode | undefined,
 ): PreparedHttpAnswer | undefined {
   const accept = request.header('accept');
   if (
@@ -211,7 +210,7 @@ export function firstHttpAnswer(
   )
     return undefined;
   if (!JSON_CONTENT_TYPE.test(request.header('content-type') ?? '')) return undefined;
-  if (answersByStream(body, options.responses)) return undefined;
+  if (answersByStream(body, responses)) return undefined;
   const answer = first.answer(body);
   if (answer === undefined) return undefined;
   // Past `initialize`, the SDK refuses a protocol version it does not support.
@@ -222,8 +221,15 @@ export function firstHttpAnswer(
   return answer.kind === 'answer' ? { status: 200, body: answer.text } : { status: 202, body: null };
 }
 
-/** Whether a request's answer goes as a stream (see `McpHttpOptions.responses`). */
-export function answersByStream(body: unknown, responses: McpHttpOptions['responses'] = 'auto'): boolean {
+/**
+ * How answers are sent over HTTP: `json`, `sse` (a stream, which carries the notifications a
+ * handler sends while it runs: progress, logging), or `auto`: a stream when the request asks for
+ * progress (`_meta.progressToken`), JSON otherwise.
+ */
+export type AnswerMode = 'auto' | 'json' | 'sse';
+
+/** Whether a request's answer goes as a stream. */
+export function answersByStream(body: unknown, responses: AnswerMode = 'auto'): boolean {
   if (responses !== 'auto') return responses === 'sse';
   const messages = Array.isArray(body) ? body : [body];
   return messages.some((message) => {

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type FirstAnswers, firstHttpAnswer } from './mcp-first-answers.js';
+import { type AnswerMode, type FirstAnswers, firstHttpAnswer } from './mcp-first-answers.js';
 import type { AttachToolsOptions } from './mcp-listing.js';
 import { isModernMessage, type ModernOptions, type ModernServing, type ModernWork } from './mcp-modern.js';
 import type { McpSessionOptions } from './mcp-sessions.js';
@@ -25,7 +25,7 @@ export interface McpHttpOptions extends AttachToolsOptions, ModernOptions {
    * while it runs: progress, logging), or `auto` (the default): a stream when the request asks for
    * progress (`_meta.progressToken`), JSON otherwise.
    */
-  readonly responses?: 'auto' | 'json' | 'sse';
+  readonly responses?: AnswerMode;
   /**
    * The server each request is answered by, for a server with more than tools (resources,
    * prompts, logging, completions): made per request (per session with `sessions`), with the
@@ -168,7 +168,7 @@ export function routeHttp(serving: HttpServing, request: HttpRequestView, body: 
       stream: responses === 'sse' || (responses === 'auto' && answer.notifies),
     };
   }
-  const prepared = serving.first && firstHttpAnswer(serving.first, request, body, options);
+  const prepared = serving.first && firstHttpAnswer(serving.first, request, body, options.responses);
   if (prepared)
     return {
       kind: 'answer',

@@ -1,7 +1,8 @@
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonSchema, McpHeader, PreparedTool } from '../manifest/prepared-tool.js';
+import type { McpHeader, PreparedTool } from '../manifest/prepared-tool.js';
 import { isToolContent } from '../runtime/index.js';
 import type { CallResult, ToolRuntime } from '../runtime/runner.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
 
 /**
  * What MCP shows of the prepared tools in either protocol era: the `tools/list` entries and pages

@@ -1,6 +1,6 @@
 import type { McpHeader } from '../manifest/prepared-tool.js';
 import type { CallResult, ToolRuntime } from '../runtime/runner.js';
-import { isRecord } from '../shared/is-record.js';
+import { isRecord } from '../shared/run/is-record.js';
 import {
   type ElicitParams,
   INPUT_METHODS,

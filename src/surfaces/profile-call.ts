@@ -1,6 +1,7 @@
-import type { JsonSchema, PreparedTool } from '../manifest/prepared-tool.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
 import type { CallResult, ToolRuntime } from '../runtime/runner.js';
+import type { JsonSchema } from '../shared/json-schema/schema.js';
 
 /**
  * What the provider surfaces share: each prepared tool's document for one profile (a tool prepared

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { formatProblem, type Problem, type ProblemCode, ToolprepError } from '@toolprep/build';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGeneratorContext } from '../../src/generate/context.js';
-import { describeError } from '../../src/shared/problems.js';
+import { describeError } from '../../src/shared/build/problems.js';
 import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
 
 const projects: FixtureProject[] = [];

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { z as z3 } from 'zod3';
 import { INVERSE_STEPS, PROFILE_NAMES, type ProfileName } from '../../src/manifest/profiles.js';
 import { forEachNode } from '../../src/prepare/profiles/tree.js';
-import { getOwn } from '../../src/shared/own-property.js';
+import { getOwn } from '../../src/shared/run/own-property.js';
 import { coerceBothWays } from '../support/coerce.js';
 import { HOSTILE_NAMES } from '../support/schema-arbitrary.js';
 

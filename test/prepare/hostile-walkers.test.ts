@@ -13,8 +13,8 @@ import type { Manifest } from '../../src/manifest/manifest.js';
 import { flattenUnions, mergeRootUnion } from '../../src/prepare/flatten.js';
 import { mapSubschemas } from '../../src/prepare/json-schema.js';
 import { forEachNode, mapTree, mergeAllOf } from '../../src/prepare/profiles/tree.js';
-import { getOwn } from '../../src/shared/own-property.js';
-import { fieldRows } from '../../src/shared/schema-text.js';
+import { fieldRows } from '../../src/shared/json-schema/schema-text.js';
+import { getOwn } from '../../src/shared/run/own-property.js';
 
 /**
  * Each JSON Schema walker, the sampler, the validator of the superset proof, the surface diff and

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { compileDocument, type DocumentValidator } from '../../src/generate/document-validator.js';
 import { openapiAsJsonSchema } from '../../src/generate/superset.js';
 import { INVERSE_STEPS, PROFILE_NAMES, type ProfileName } from '../../src/manifest/profiles.js';
-import { getOwn, setOwn } from '../../src/shared/own-property.js';
+import { getOwn, setOwn } from '../../src/shared/run/own-property.js';
 import { acceptsAtOf } from '../support/coerce.js';
 import { PROPERTY_TIMEOUT, propertyRuns } from '../support/property-runs.js';
 import {

@@ -6,21 +6,25 @@ import path from 'node:path';
  * the manifest format, contracts, schema-library adapters); above them the orchestration
  * (config, generate, cli, plugin). The package's entry files may import anything.
  */
+const FLOORS = ['shared/run', 'shared/json-schema', 'shared/build'];
+const RUN_FLOORS = ['shared/run', 'shared/json-schema'];
 export const ALLOWED: Record<string, readonly string[]> = {
-  shared: [],
+  'shared/run': [],
+  'shared/json-schema': ['shared/run'],
+  'shared/build': RUN_FLOORS,
   contract: [],
-  manifest: ['contract'],
-  adapters: ['manifest', 'shared'],
-  discover: ['shared'],
-  load: ['shared', 'manifest'],
-  config: ['shared', 'manifest', 'load', 'adapters', 'contract'],
-  prepare: ['shared', 'manifest', 'contract', 'adapters', 'config'],
-  emit: ['shared', 'manifest'],
-  runtime: ['shared', 'manifest', 'contract', 'adapters'],
-  surfaces: ['shared', 'runtime', 'manifest'],
-  generate: ['shared', 'manifest', 'contract', 'adapters', 'config', 'discover', 'load', 'prepare', 'emit'],
-  cli: ['shared', 'manifest', 'config', 'generate'],
-  plugin: ['shared', 'manifest', 'config', 'generate'],
+  manifest: ['contract', ...RUN_FLOORS],
+  adapters: ['manifest', ...FLOORS],
+  discover: FLOORS,
+  load: [...FLOORS, 'manifest'],
+  config: [...FLOORS, 'manifest', 'load', 'adapters', 'contract'],
+  prepare: [...FLOORS, 'manifest', 'contract', 'adapters', 'config'],
+  emit: [...FLOORS, 'manifest'],
+  runtime: [...RUN_FLOORS, 'manifest', 'contract', 'adapters'],
+  surfaces: [...RUN_FLOORS, 'runtime', 'manifest'],
+  generate: [...FLOORS, 'manifest', 'contract', 'adapters', 'config', 'discover', 'load', 'prepare', 'emit'],
+  cli: [...FLOORS, 'manifest', 'config', 'generate'],
+  plugin: [...FLOORS, 'manifest', 'config', 'generate'],
 };
 
 /** Adapter files that run only at build time: the builders, which convert schemas with packages. */
@@ -52,11 +56,15 @@ export function importsOf(text: string): Import[] {
   return found;
 }
 
-/** The folder a file belongs to, for the table above: `prepare`, `plugin`; undefined for an entry. */
+/**
+ * The folder a file belongs to, for the table above: `prepare`, `plugin`, `shared/run`; undefined
+ * for an entry.
+ */
 function folderOf(file: string): string | undefined {
   if (file.startsWith('plugin/')) return 'plugin';
-  const [, folder, rest] = file.split('/');
-  return rest === undefined ? undefined : folder;
+  const [, folder, sub, rest] = file.split('/');
+  if (folder === 'shared' && rest !== undefined) return `shared/${sub}`;
+  return sub === undefined ? undefined : folder;
 }
 
 /** Every import that goes against the table, or that brings build code into run-time code. */
@@ -66,13 +74,17 @@ export function layeringViolations(files: readonly SourceFile[]): string[] {
     const from = folderOf(file.path);
     if (from === undefined) continue;
     const local = file.path.replace(/^src\//, '');
-    // What a server loads: the runtime, and the run-time side of the adapters.
-    const runsInServer = from === 'runtime' || (from === 'adapters' && !BUILD_SIDE_ADAPTER.test(local));
+    // What a server loads, in any JavaScript runtime: the runtime, the run-time side of the
+    // adapters and the floors under them.
+    const runsInServer =
+      from === 'runtime' ||
+      RUN_FLOORS.includes(from) ||
+      (from === 'adapters' && !BUILD_SIDE_ADAPTER.test(local));
     for (const { specifier, typeOnly } of importsOf(file.text)) {
       if (!specifier.startsWith('.')) {
-        if (runsInServer && !typeOnly && !specifier.startsWith('node:'))
+        if (runsInServer && !typeOnly)
           violations.push(
-            `${file.path} imports the package "${specifier}": run-time code imports no package`,
+            `${file.path} imports ${specifier.startsWith('node:') ? 'the Node module' : 'the package'} "${specifier}": run-time code imports neither`,
           );
         else if (from === 'surfaces' && BUILD_PACKAGES.test(specifier))
           violations.push(`${file.path} imports the build package "${specifier}"`);
@@ -93,4 +105,55 @@ export function layeringViolations(files: readonly SourceFile[]): string[] {
     }
   }
   return violations;
+}
+
+/** Resolves a relative import of `file` to the source file it names. */
+function resolveImport(file: string, specifier: string): string {
+  return path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.js$/, '.ts');
+}
+
+/**
+ * Every cycle among the files' relative imports, type-only imports included (a type cycle is a
+ * cycle for a reader): each as the files around it, starting from the smallest path.
+ */
+export function importCycles(files: readonly SourceFile[]): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const file of files)
+    edges.set(
+      file.path,
+      importsOf(file.text)
+        .filter(({ specifier }) => specifier.startsWith('.'))
+        .map(({ specifier }) => resolveImport(file.path, specifier)),
+    );
+  // Tarjan's strongly connected components: a component of more than one file is a cycle.
+  const cycles: string[][] = [];
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node) as number);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!edges.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) as number, low.get(next) as number));
+      } else if (onStack.has(next))
+        low.set(node, Math.min(low.get(node) as number, index.get(next) as number));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return cycles.sort((a, b) => (a[0] as string).localeCompare(b[0] as string));
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import type { $ZodType } from 'zod/v4/core';
-import { setOwn } from '../../src/shared/own-property.js';
+import { setOwn } from '../../src/shared/run/own-property.js';
 
 /**
  * Random Zod schemas as plain specs, so that each one can be built as a schema and as an

@@ -1,5 +1,5 @@
-import { isRecord } from '../../shared/is-record.js';
-import { getOwn, withOwn } from '../../shared/own-property.js';
+import { isRecord } from '../../shared/run/is-record.js';
+import { getOwn, withOwn } from '../../shared/run/own-property.js';
 import { inlineAcyclicReferences, schemaKeyFirst } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { Dialect, UnrepresentableNode } from '../types.js';

@@ -1,5 +1,5 @@
-import { isRecord } from '../../shared/is-record.js';
-import { getOwn } from '../../shared/own-property.js';
+import { isRecord } from '../../shared/run/is-record.js';
+import { getOwn } from '../../shared/run/own-property.js';
 import type { SchemaNode, SchemaView } from '../types.js';
 import { discriminatorOf, standardDocument, tagsOfJson } from './document.js';
 import { isStandardJsonSchema, type StandardJsonSchema } from './vendor.js';

@@ -1,5 +1,5 @@
 import { ignoreOverride, parseDef, zodToJsonSchema } from 'zod-to-json-schema';
-import { setOwn } from '../../shared/own-property.js';
+import { setOwn } from '../../shared/run/own-property.js';
 import { draft07To202012, inlineAcyclicReferences, schemaKeyFirst } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';

@@ -1,5 +1,5 @@
 import type { Position } from '../../manifest/plan.js';
-import { getOwn } from '../../shared/own-property.js';
+import { getOwn } from '../../shared/run/own-property.js';
 import { followSteps, type StepTargets } from '../steps.js';
 import { wrappedBy, type Zod3Schema } from './def.js';
 

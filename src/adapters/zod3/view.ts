@@ -1,4 +1,4 @@
-import { getOwn } from '../../shared/own-property.js';
+import { getOwn } from '../../shared/run/own-property.js';
 import type { SchemaNode, SchemaView } from '../types.js';
 import { isZod3, nativeEnumValues, wrappedBy, type Zod3Schema } from './def.js';
 

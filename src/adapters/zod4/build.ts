@@ -1,8 +1,8 @@
 import type { $ZodType } from 'zod/v4/core';
 import { globalRegistry, toJSONSchema } from 'zod/v4/core';
-import type { JsonSchema } from '../../manifest/prepared-tool.js';
-import { isRecord } from '../../shared/is-record.js';
-import { setOwn } from '../../shared/own-property.js';
+import type { JsonSchema } from '../../shared/json-schema/schema.js';
+import { isRecord } from '../../shared/run/is-record.js';
+import { setOwn } from '../../shared/run/own-property.js';
 import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
 import { zod4ListCheck } from './list-checks.js';

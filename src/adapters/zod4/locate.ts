@@ -1,6 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
 import type { Position } from '../../manifest/plan.js';
-import { getOwn } from '../../shared/own-property.js';
+import { getOwn } from '../../shared/run/own-property.js';
 import { followSteps, type StepTargets } from '../steps.js';
 import type { Zod4Def } from './view.js';
 

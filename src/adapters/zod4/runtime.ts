@@ -1,9 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
 import type { RuntimeAdapter } from '../types.js';
-
-export function isZod4(value: unknown): value is $ZodType {
-  return typeof value === 'object' && value !== null && typeof (value as $ZodType)._zod?.def === 'object';
-}
+import { isZod4 } from './def.js';
 
 /**
  * Zod 4 at run time (`toolprep/runtime/zod4`): an object's keys, its parser, and the position

@@ -1,8 +1,8 @@
 import type { $ZodType } from 'zod/v4/core';
-import { getOwn } from '../../shared/own-property.js';
+import { getOwn } from '../../shared/run/own-property.js';
 import type { SchemaNode, SchemaView } from '../types.js';
+import { isZod4 } from './def.js';
 import { resolveZod4 } from './resolve.js';
-import { isZod4 } from './runtime.js';
 
 /** The parts of a Zod 4 definition (classic and mini alike) that toolprep reads. */
 export interface Zod4Def {

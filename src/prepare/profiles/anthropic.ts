@@ -1,6 +1,6 @@
 import { definitionGraph } from '../../adapters/documents.js';
-import type { JsonSchema } from '../../manifest/prepared-tool.js';
 import { ANTHROPIC_STRICT_LIMITS, type StrictBudget } from '../../manifest/profiles.js';
+import type { JsonSchema } from '../../shared/json-schema/schema.js';
 import { isSchemaObject } from '../json-schema.js';
 import type { Profile, ProfileInput } from './profile.js';
 import {

@@ -1,6 +1,6 @@
 import { definitionGraph, inlineAcyclicReferences } from '../../adapters/documents.js';
-import type { JsonSchema } from '../../manifest/prepared-tool.js';
-import { getOwn } from '../../shared/own-property.js';
+import type { JsonSchema } from '../../shared/json-schema/schema.js';
+import { getOwn } from '../../shared/run/own-property.js';
 import { isSchemaObject } from '../json-schema.js';
 import type { Profile, ProfileInput } from './profile.js';
 import {

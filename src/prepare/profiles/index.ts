@@ -1,7 +1,7 @@
 import { fieldPath } from '../../adapters/field-path.js';
-import type { JsonSchema } from '../../manifest/prepared-tool.js';
 import type { ProfileDocument, ProfileName } from '../../manifest/profiles.js';
-import type { Problem } from '../../shared/problems.js';
+import type { Problem } from '../../shared/build/problems.js';
+import type { JsonSchema } from '../../shared/json-schema/schema.js';
 import { anthropic, anthropicStrict } from './anthropic.js';
 import { gemini, geminiOpenapi } from './gemini.js';
 import { openaiStrict } from './openai-strict.js';

@@ -1,6 +1,6 @@
-import type { JsonSchema } from '../../manifest/prepared-tool.js';
 import type { ProfileDocument } from '../../manifest/profiles.js';
-import type { ProblemCode } from '../../shared/problems.js';
+import type { ProblemCode } from '../../shared/build/problems.js';
+import type { JsonSchema } from '../../shared/json-schema/schema.js';
 import type { DocumentPath } from './tree.js';
 
 /** A problem a profile finds, at a place in the document; the caller names the tool and field. */

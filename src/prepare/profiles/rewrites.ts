@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../manifest/prepared-tool.js';
+import type { JsonSchema } from '../../shared/json-schema/schema.js';
 import { mergeRootUnion } from '../flatten.js';
 import { isSchemaObject } from '../json-schema.js';
 import { INEXPRESSIBLE, type ProfileInput } from './profile.js';

@@ -1,6 +1,6 @@
-import type { JsonSchema } from '../../manifest/prepared-tool.js';
-import { getOwn } from '../../shared/own-property.js';
-import { plural } from '../../shared/plural.js';
+import { plural } from '../../shared/build/plural.js';
+import type { JsonSchema } from '../../shared/json-schema/schema.js';
+import { getOwn } from '../../shared/run/own-property.js';
 
 const json = (value: unknown) => JSON.stringify(value);
 

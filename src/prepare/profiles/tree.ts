@@ -1,6 +1,6 @@
-import type { JsonSchema } from '../../manifest/prepared-tool.js';
-import { canonicalJson } from '../../shared/canonical-json.js';
-import { setOwn } from '../../shared/own-property.js';
+import { canonicalJson } from '../../shared/build/canonical-json.js';
+import type { JsonSchema } from '../../shared/json-schema/schema.js';
+import { setOwn } from '../../shared/run/own-property.js';
 import { isSchemaObject, mapSubschemas } from '../json-schema.js';
 import { withSentences } from './sentences.js';
 

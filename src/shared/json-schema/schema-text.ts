@@ -1,6 +1,6 @@
 /** JSON Schema read aloud: what `inspect` and `check` print for a field. */
 
-import { isRecord as isSchema } from './is-record.js';
+import { isRecord as isSchema } from '../run/is-record.js';
 
 /**
  * A field's type as a reader expects it: `string`, `"fast" | "exact"`, `string | string[]`,

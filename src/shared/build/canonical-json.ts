@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-text.js';
+import { canonicalJson } from '../run/canonical-text.js';
 
-export { canonicalJson } from './canonical-text.js';
+export { canonicalJson } from '../run/canonical-text.js';
 
 export function digestOf(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
