@@ -1,12 +1,13 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ToolRuntime } from '../runtime/runner.js';
 import { type AnswerMode, type FirstAnswers, firstHttpAnswer } from './mcp-first-answers.js';
-import type { AttachToolsOptions } from './mcp-listing.js';
+import { type AttachToolsOptions, servingOf } from './mcp-listing.js';
 import { isModernMessage, type ModernOptions, type ModernServing, type ModernWork } from './mcp-modern.js';
 import type { McpSessionOptions } from './mcp-sessions.js';
 
 /**
  * What serving MCP over HTTP needs on every runtime: the options, the `Host` and `Origin` checks,
- * how an answer is sent. It imports nothing of Node.
+ * CORS, how an answer is sent. It imports nothing of Node.
  */
 
 export interface McpHttpOptions extends AttachToolsOptions, ModernOptions {
@@ -15,10 +16,15 @@ export interface McpHttpOptions extends AttachToolsOptions, ModernOptions {
   /**
    * The `Host` names (or `name:port`) requests may carry. Default: loopback only (`localhost`,
    * `127.0.0.1`, `[::1]`, any port), as the MCP specification asks of a local server against DNS
-   * rebinding. Name your public host names when the server is reached through them.
+   * rebinding. Name your public host names when the server is reached through them: the list
+   * replaces the default, so name `localhost` too to reach the server locally (decision 0026).
    */
   readonly allowedHosts?: readonly string[];
-  /** The `Origin`s (`https://app.example.com`) a browser request may come from. Default: loopback. */
+  /**
+   * The `Origin`s (`https://app.example.com`) a browser request may come from; their answers carry
+   * the CORS headers a browser needs, and their preflights are answered. Default: loopback (any
+   * scheme and port). The list replaces the default.
+   */
   readonly allowedOrigins?: readonly string[];
   /**
    * How answers are sent: `json`, `sse` (a stream, which carries the notifications a handler sends
@@ -68,7 +74,7 @@ export function refusedOrigin(
   const hostname = host.replace(/:\d+$/, '');
   const hosts = options.allowedHosts?.map((name) => name.toLowerCase()) ?? LOOPBACK;
   if (!hosts.includes(host) && !hosts.includes(hostname))
-    return `host "${host}" is not allowed (allowedHosts: ${hosts.join(', ')})`;
+    return `host "${host}" is not allowed (allowedHosts: ${hosts.join(', ')})${replacedLoopback(options.allowedHosts, hostname)}`;
   const { origin } = headers;
   if (origin === undefined) return undefined;
   let url: URL;
@@ -77,10 +83,79 @@ export function refusedOrigin(
   } catch {
     return `origin "${origin}" is not a URL`;
   }
+  const originHost = url.hostname.toLowerCase();
   const allowed = options.allowedOrigins
     ? options.allowedOrigins.includes(url.origin)
-    : LOOPBACK.includes(url.hostname.toLowerCase());
-  return allowed ? undefined : `origin "${origin}" is not allowed (allowedOrigins)`;
+    : LOOPBACK.includes(originHost);
+  return allowed
+    ? undefined
+    : `origin "${origin}" is not allowed (allowedOrigins: ${options.allowedOrigins?.join(', ') ?? 'loopback'})${replacedLoopback(options.allowedOrigins, originHost)}`;
+}
+
+/** What a refusal of a loopback name adds when a list was named: the list replaced the default. */
+function replacedLoopback(named: readonly string[] | undefined, hostname: string): string {
+  return named && LOOPBACK.includes(hostname)
+    ? ' — a named list replaces the loopback default: name this one too to reach the server locally'
+    : '';
+}
+
+/** The request headers of MCP over HTTP (both eras, and the official clients' auth), for a preflight. */
+const MCP_REQUEST_HEADERS = [
+  'content-type',
+  'accept',
+  'authorization',
+  'dpop',
+  'mcp-protocol-version',
+  'mcp-session-id',
+  'last-event-id',
+  'mcp-method',
+  'mcp-name',
+];
+
+/** The methods both eras take: 2026-07-28 POSTs only; a 2025 session also GETs its stream and DELETEs itself. */
+const MCP_METHODS = 'POST, GET, DELETE, OPTIONS';
+
+/**
+ * The answer headers a browser script may read: the session (2025), the version, and what
+ * authorization asks (`WWW-Authenticate`, and the DPoP nonce the SDK v2 client reads).
+ */
+const EXPOSED_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate, dpop-nonce';
+
+/** How long a browser may keep a preflight's answer: two hours, the most Chromium keeps one. */
+const PREFLIGHT_MAX_AGE_SECONDS = 7200;
+
+/**
+ * The headers of the answer to a preflight from an allowed origin, made once per handler: the
+ * MCP request headers and the `Mcp-Param-*` headers the tools mirror their arguments into
+ * (2026-07-28, `x-mcp-header`), which a browser sends only once a preflight allowed them.
+ */
+export function preflightHeaders(runtime: ToolRuntime): Readonly<Record<string, string>> {
+  const mirrored = [...servingOf(runtime).mirrored.values()].flatMap((headers) =>
+    headers.map(({ header }) => `mcp-param-${header.toLowerCase()}`),
+  );
+  return {
+    'access-control-allow-methods': MCP_METHODS,
+    'access-control-allow-headers': [...new Set([...MCP_REQUEST_HEADERS, ...mirrored])].join(', '),
+    'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
+  };
+}
+
+/**
+ * The CORS headers every answer to this request carries: for a browser on an allowed origin (and
+ * an allowed host), its origin echoed, `Vary: Origin`, and the headers it may read; nothing
+ * without an `Origin` or for a refused one (which is answered 403 without them).
+ */
+export function corsHeaders(
+  request: Pick<HttpRequestView, 'host' | 'header'>,
+  options: McpHttpOptions,
+): Readonly<Record<string, string>> | undefined {
+  const origin = request.header('origin');
+  if (origin === undefined || refusedOrigin({ host: request.host, origin }, options)) return undefined;
+  return {
+    'access-control-allow-origin': origin,
+    vary: 'Origin',
+    'access-control-expose-headers': EXPOSED_HEADERS,
+  };
 }
 
 /** The JSON-RPC error body of a refused request. */
@@ -124,20 +199,32 @@ export interface HttpServing {
   /** The prepared 2025 answers, when toolprep makes the server and serves statelessly. */
   readonly first?: FirstAnswers | undefined;
   readonly options: McpHttpOptions;
+  /** What a preflight from an allowed origin is answered with (`preflightHeaders`). */
+  readonly preflight: Readonly<Record<string, string>>;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 
 /**
  * The one routing of the Node and the fetch handlers: a request whose `Host` or `Origin` is not
- * allowed is refused (403); a 2026-07-28 request is toolprep's to answer, a POST only (405
- * otherwise); a 2025 request is answered from the prepared bytes when they hold its answer, and
- * by the SDK otherwise.
+ * allowed is refused (403), a preflight from another origin among them; an `OPTIONS` is answered
+ * 204 with the methods (and, from an allowed origin, what its preflight asks); a 2026-07-28
+ * request is toolprep's to answer, a POST only (405 otherwise); a 2025 request is answered from
+ * the prepared bytes when they hold its answer, and by the SDK otherwise. The CORS headers of every
+ * answer are the handlers' (`corsHeaders`), since the SDK writes some answers itself.
  */
 export function routeHttp(serving: HttpServing, request: HttpRequestView, body: unknown): HttpRoute {
   const { options } = serving;
-  const refused = refusedOrigin({ host: request.host, origin: request.header('origin') }, options);
+  const origin = request.header('origin');
+  const refused = refusedOrigin({ host: request.host, origin }, options);
   if (refused) return { kind: 'answer', status: 403, body: forbiddenBody(refused), headers: JSON_HEADERS };
+  if (request.method === 'OPTIONS')
+    return {
+      kind: 'answer',
+      status: 204,
+      body: null,
+      headers: origin === undefined ? { allow: MCP_METHODS } : { allow: MCP_METHODS, ...serving.preflight },
+    };
   if (!Array.isArray(body) && isModernMessage(body, request.header('mcp-protocol-version')?.trim())) {
     if (request.method !== 'POST')
       return {

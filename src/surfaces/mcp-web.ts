@@ -2,11 +2,14 @@ import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprot
 import type { ToolRuntime } from '../runtime/runner.js';
 import { answersByStream, firstAnswers } from './mcp-first-answers.js';
 import {
+  corsHeaders,
   DEFAULT_MAX_BODY_BYTES,
+  type HttpRequestView,
   type HttpServing,
   jsonOf,
   type McpHttpOptions,
   type ModernFeatures,
+  preflightHeaders,
   routeHttp,
   SSE_HEADERS,
   sessionOptionsOf,
@@ -24,11 +27,11 @@ export type { McpSessionOptions } from './mcp-sessions.js';
 /**
  * MCP over Streamable HTTP as a web-standard handler, `(request: Request) => Promise<Response>`,
  * for runtimes that speak fetch (Cloudflare Workers, Deno, Bun, Vercel's edge), on the SDK's
- * web-standard transport, with the same `Host` and `Origin` checks as the Node handler. Stateless
- * by default, a fresh server per request, and then `initialize`, `ping` and `tools/list` are
- * answered from the prepared bytes when toolprep makes the server; with `sessions`, a server per
- * client session, in this isolate's memory. The SDK is loaded on the first request that needs it.
- * It imports nothing of Node.
+ * web-standard transport, with the same `Host` and `Origin` checks and the same CORS as the Node
+ * handler. Stateless by default, a fresh server per request, and then `initialize`, `ping` and
+ * `tools/list` are answered from the prepared bytes when toolprep makes the server; with
+ * `sessions`, a server per client session, in this isolate's memory. The SDK is loaded on the
+ * first request that needs it. It imports nothing of Node.
  */
 export function createMcpFetchHandler(
   runtime: ToolRuntime,
@@ -40,10 +43,11 @@ export function createMcpFetchHandler(
     modern: modernServing(runtime, info, options),
     first: options.server || sessionOptions ? undefined : firstAnswers(runtime, info, options),
     options,
+    preflight: preflightHeaders(runtime),
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let sessions: SessionTable<WebStandardStreamableHTTPServerTransport> | undefined;
-  return async (request) => {
+  const answer = async (request: Request, view: HttpRequestView): Promise<Response> => {
     let body: unknown;
     let text: string | undefined;
     if (request.method === 'POST') {
@@ -54,12 +58,6 @@ export function createMcpFetchHandler(
       }
       body = jsonOf(text);
     }
-    // A fetch runtime's request URL carries the host the client asked for (from its Host header).
-    const view = {
-      method: request.method,
-      host: new URL(request.url).host,
-      header: (name: string) => request.headers.get(name) ?? undefined,
-    };
     const route = routeHttp(serving, view, body);
     if (route.kind === 'answer')
       return new Response(route.body, {
@@ -128,6 +126,39 @@ export function createMcpFetchHandler(
     }
     return response;
   };
+  return async (request) => {
+    // A fetch runtime's request URL carries the host the client asked for (from its Host header).
+    const view = {
+      method: request.method,
+      host: new URL(request.url).host,
+      header: (name: string) => request.headers.get(name) ?? undefined,
+    };
+    const response = await answer(request, view);
+    const cors = corsHeaders(view, options);
+    return cors ? withHeaders(response, cors) : response;
+  };
+}
+
+/**
+ * The response with these headers added: in place, or as a new response when its headers cannot
+ * be changed (a response made by `fetch`, which a `modernFeatures` handler may return). In place
+ * keeps a text body text: a copy streams it, which cost 100 µs a request.
+ */
+function withHeaders(response: Response, added: Readonly<Record<string, string>>): Response {
+  // A `Vary` of the answer's own (your server's) is kept beside `Origin`.
+  const add = (headers: Headers) => {
+    for (const [name, value] of Object.entries(added))
+      if (name === 'vary') headers.append(name, value);
+      else headers.set(name, value);
+  };
+  try {
+    add(response.headers);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    add(headers);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
 
 /**

@@ -6,11 +6,13 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 import { answersByStream, type FirstAnswers, firstAnswers } from './mcp-first-answers.js';
 import {
+  corsHeaders,
   DEFAULT_MAX_BODY_BYTES,
   type HttpServing,
   jsonOf,
   type McpHttpOptions,
   type ModernFeatures,
+  preflightHeaders,
   routeHttp,
   SSE_HEADERS,
   sessionOptionsOf,
@@ -289,7 +291,8 @@ function isAnswerTo(id: unknown, chunk: Buffer): boolean {
  * serve behind a load balancer). A 2025 request is the SDK's: stateless by default, a fresh server
  * per request (`initialize`, `ping` and `tools/list` answered from the prepared bytes when toolprep
  * makes the server), or with `sessions`, a server per client session. A request whose `Host` or
- * `Origin` is not allowed is refused with 403, and a body over `maxBodyBytes` with 413, unread.
+ * `Origin` is not allowed is refused with 403, and a body over `maxBodyBytes` with 413, unread. A
+ * browser on an allowed origin gets its preflight answered and CORS headers on every answer.
  */
 export function createMcpHttpHandler(
   runtime: ToolRuntime,
@@ -301,10 +304,19 @@ export function createMcpHttpHandler(
     modern: modernServing(runtime, info, options),
     first: options.server || sessionOptions ? undefined : firstAnswers(runtime, info, options),
     options,
+    preflight: preflightHeaders(runtime),
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let sessions: SessionTable<StreamableHTTPServerTransport> | undefined;
   return async (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown): Promise<void> => {
+    const view = {
+      method: request.method ?? '',
+      host: headerOf(request, 'host') ?? '',
+      header: (name: string) => headerOf(request, name),
+    };
+    // Set before anything is written: every answer gets them, the SDK's own included.
+    const cors = corsHeaders(view, options);
+    if (cors) for (const [name, value] of Object.entries(cors)) response.setHeader(name, value);
     let body = parsedBody;
     let text = parsedBody === undefined ? undefined : JSON.stringify(parsedBody);
     if (request.method === 'POST' && parsedBody === undefined) {
@@ -317,11 +329,6 @@ export function createMcpHttpHandler(
       }
       body = jsonOf(text);
     }
-    const view = {
-      method: request.method ?? '',
-      host: headerOf(request, 'host') ?? '',
-      header: (name: string) => headerOf(request, name),
-    };
     const route = routeHttp(serving, view, body);
     if (route.kind === 'answer') {
       response.writeHead(route.status, route.headers).end(route.body ?? undefined);

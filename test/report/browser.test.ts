@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Browser, hasChromium as chromiumFound, launchChromium } from '../support/chromium.js';
 import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
 
 /**
@@ -11,31 +12,14 @@ import { copyFixture, type FixtureProject, REPO } from '../support/fixture-proje
  * test-artifacts/; then Vite's dev server serves the page live, and the browser sees it follow an
  * edited contract. Without Chromium (`apt-get install chromium`; `.ci/run` installs it), skipped.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.join(REPO, 'test-artifacts');
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(`[toolprep] the browser tests are skipped: no ${CHROMIUM} (apt-get install chromium)`);
+const hasChromium = chromiumFound('the browser tests of the surface report');
 
-type Browser = import('playwright-core').Browser;
 let browser: Browser;
 let fixture: FixtureProject;
 beforeAll(async () => {
   if (!hasChromium) return;
-  const { chromium } = await import('playwright-core');
-  // The flags of this machine's closed network: no background connections, no sandbox as root.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   fixture = copyFixture('hidden-constraints');
   fixture.write('toolprep.config.ts', 'export default { budget: { tool: 2000, total: 8000 } };\n');
   expect(fixture.cli('generate').status).toBe(0);
