@@ -334,6 +334,7 @@ async function benchmarkViteBuild(quick) {
 // When each module the runtime and the MCP surface import lazily is loaded.
 const WHEN_LAZY_MODULES_LOAD = {
   'runtime/deferred-checks.js': 'on a first deferred refusal',
+  'runtime/refusals.js': 'on a first refused call',
   'adapters/zod4/locate.js': 'on a first deferred refusal',
   'adapters/zod3/locate.js': 'on a first deferred refusal',
   'surfaces/mcp-server.js':

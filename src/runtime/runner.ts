@@ -34,6 +34,10 @@ export interface ToolError {
   readonly code: ToolErrorCode;
   /** Written for the model: what was wrong and where. */
   readonly message: string;
+  /**
+   * A `VALIDATION_ERROR`'s refused fields, one each, every message naming its field; an
+   * `OUTPUT_ERROR`'s are its output parser's.
+   */
   readonly issues: readonly ToolIssue[];
 }
 
@@ -222,12 +226,26 @@ export function createToolRuntime<ExtensionValues>(
           );
         }
         if (!isRecord(repaired))
-          return fail(validationError([{ path: [], message: 'The arguments must be an object' }]));
+          return fail(
+            validationError([{ path: [], message: '(arguments): The arguments must be an object' }]),
+          );
+        const repairedArgs = repaired;
+        const refuse = async (issues: readonly ToolIssue[]): Promise<CallResult> => {
+          // Only a refused call words its refusal: a server whose calls pass never loads the writer.
+          const { writeRefusals } = await import('./refusals.js');
+          const call = {
+            tool: name,
+            document: tool.inputSchema.mcp,
+            args: repairedArgs,
+            taken: extensionKeys,
+          };
+          return fail(validationError(writeRefusals(issues, call)));
+        };
 
         const { picked: extensionValues, rest } = splitKeys(repaired, extensionKeys);
         if (extend) {
           const parsed = await parseWith(extend.schema, extensionValues);
-          if (parsed.issues.length > 0) return fail(validationError(parsed.issues));
+          if (parsed.issues.length > 0) return refuse(parsed.issues);
           handlerContext = extend.resolve
             ? await extend.resolve(parsed.value as ExtensionValues, context)
             : parsed.value;
@@ -237,7 +255,7 @@ export function createToolRuntime<ExtensionValues>(
         const parsedParams = await parseWith(contract.params, paramsValues);
         const parsedInput = await parseWith(contract.input, inputValues);
         const issues = [...parsedParams.issues, ...parsedInput.issues];
-        if (issues.length > 0) return fail(validationError(issues));
+        if (issues.length > 0) return refuse(issues);
 
         const handlerArgs = { ...(parsedParams.value as object), ...(parsedInput.value as object) };
         let returned: unknown;
@@ -377,11 +395,13 @@ function outputError(tool: string, issues: readonly ToolIssue[]): ToolError {
   };
 }
 
+/** Refused arguments, one issue per field, each message naming its field (see refusals.ts). */
 function validationError(issues: readonly ToolIssue[]): ToolError {
-  return { code: 'VALIDATION_ERROR', message: `Invalid arguments: ${issuesText(issues)}`, issues };
+  const details = issues.map((issue) => issue.message).join('; ');
+  return { code: 'VALIDATION_ERROR', message: `Invalid arguments: ${details}`, issues };
 }
 
-/** `paths: Invalid input; root: expected string, received undefined`. */
+/** `notes: Invalid input; total: expected number, received string`: an output's refusal. */
 function issuesText(issues: readonly ToolIssue[]): string {
   return issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ');
 }

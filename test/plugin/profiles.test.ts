@@ -129,7 +129,7 @@ describe.each(['vite', 'webpack'] as BundlerName[])('%s', (name) => {
     for (const profile of ['openai-strict', 'anthropic', 'gemini', 'gemini-openapi'])
       expect(results[profile]).toMatchObject({
         ok: false,
-        error: { message: expect.stringMatching(/^Invalid arguments: sort: /) },
+        error: { message: expect.stringMatching(/^Invalid arguments: "sort" /) },
       });
     // The strict `tag` variant refuses `to` and `reason`: their nulls go; the plain object strips nothing else.
     expect(results.edit).toEqual({ ok: true, value: { action: 'tag', path: 'a.md', tags: ['x'] } });

@@ -116,13 +116,17 @@ describe('createToolRuntime', () => {
   });
 
   test.each([
-    ['a field of the wrong type', { root: 'r', paths: 1 }, /^Invalid arguments: paths: Invalid input/],
     [
-      'a missing param',
-      { paths: 'a' },
-      /^Invalid arguments: root: Invalid input: expected string, received undefined/,
+      'a field of the wrong type',
+      { root: 'r', paths: 1 },
+      /^Invalid arguments: "paths" must be a string or string\[\] \(got 1\)$/,
     ],
-    ['an input key in a strict object', { root: 'r', paths: 'a', extra: 1 }, /Unrecognized key: "extra"/],
+    ['a missing param', { paths: 'a' }, /^Invalid arguments: "root" is required: a string$/],
+    [
+      'an input key in a strict object',
+      { root: 'r', paths: 'a', extra: 1 },
+      /^Invalid arguments: "extra" is not a field of read_files \(fields: "root", "paths", "options"\)$/,
+    ],
     [
       'arguments that are not an object',
       ['a'],
@@ -402,7 +406,7 @@ describe('extension keys', () => {
     const missing = await runtime.call('read_files', { root: 'r', paths: 'a' });
     expect(missing).toMatchObject({
       ok: false,
-      error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^Invalid arguments: tenant: /) },
+      error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^Invalid arguments: "tenant" /) },
     });
   });
 });

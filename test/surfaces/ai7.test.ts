@@ -67,7 +67,7 @@ test('AI SDK 7 on Node 22: calls repaired, a refusal read by the model as the ru
   const { node, seen, calls } = JSON.parse(run.stdout);
   expect(node).toMatch(/^v22\./);
   expect(seen).toEqual([
-    { type: 'error-text', value: expect.stringMatching(/^Invalid arguments: limit: /) },
+    { type: 'error-text', value: expect.stringMatching(/^Invalid arguments: "limit" /) },
     {
       type: 'error-text',
       value: 'paths is a list written as text — pass the array itself, not JSON written as text',

@@ -96,9 +96,9 @@ describe('runToolCli', () => {
     [
       'an invalid value is a validation error',
       ['read_notes', '--paths', 'a', '--format', 'xml'],
-      'Invalid arguments: format: Invalid option: expected one of "text"|"json"',
+      'Invalid arguments: "format" must be one of "text", "json" (got "xml")',
     ],
-    ['a missing field', ['read_notes'], 'Invalid arguments: paths: Invalid input'],
+    ['a missing field', ['read_notes'], 'Invalid arguments: "paths" is required: a string or string[]'],
     ['a number flag with text', ['read_notes', '--lines', 'three'], '--lines takes a number, not "three"'],
     [
       'an unknown flag',

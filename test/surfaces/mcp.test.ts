@@ -70,7 +70,7 @@ async function exercise(client: Client): Promise<void> {
 
   const invalid = await client.callTool({ name: 'search_notes', arguments: { query: 'ship', limit: 'ten' } });
   expect(invalid.isError).toBe(true);
-  expect(texts(invalid)).toMatch(/^Invalid arguments: limit: /);
+  expect(texts(invalid)).toBe('Invalid arguments: "limit" must be an integer (got "ten")');
 
   const failing = await client.callTool({ name: 'read_notes', arguments: { paths: '../outside.md' } });
   expect(failing.isError).toBe(true);

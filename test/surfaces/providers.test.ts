@@ -405,7 +405,7 @@ describe('anthropic', () => {
       // Only strict tool use may return an enum in another case (its docs say so): it is repaired there.
       strict
         ? ['move_note done', false]
-        : ['Invalid arguments: color: Invalid option: expected one of "Dark Blue"|"Light Green"', true],
+        : ['Invalid arguments: "color" must be one of "Dark Blue", "Light Green" (got "dark blue")', true],
     ]);
     expect(handled).toEqual([
       ['search_notes', { q: 'cats' }],

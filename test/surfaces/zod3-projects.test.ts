@@ -147,12 +147,12 @@ describe.each([
     expect(texts(edited)).toBe('n1 is now Plans');
   });
 
-  test("bad arguments get Zod 3's own message (Zod 4 words it otherwise), with the field", async () => {
+  test('bad arguments are refused naming the field, as a Zod 4 contract is', async () => {
     const invalid = await client.callTool({
       name: 'place_window',
       arguments: { window: 'main', frame: { x: 'one', y: 2, size: [1, 2] } },
     });
     expect(invalid.isError).toBe(true);
-    expect(texts(invalid)).toBe('Invalid arguments: frame.x: Expected number, received string');
+    expect(texts(invalid)).toBe('Invalid arguments: "frame.x" must be a number (got "one")');
   });
 });
