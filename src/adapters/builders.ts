@@ -1,28 +1,27 @@
+import { LIBRARY_TITLES, type LibraryName, libraryOf } from './libraries.js';
 import { standardBuilder } from './standard/build.js';
 import type { SchemaBuilder } from './types.js';
 import { zod3Builder } from './zod3/build.js';
 import { zod4Builder } from './zod4/build.js';
 
 /**
- * The schema libraries toolprep prepares at build time, one builder each. A new library is a folder
- * beside `zod4/` and one line here (and one in libraries.ts, and an export in package.json).
+ * The build side of each library of the registry (libraries.ts), by its name there: which library
+ * owns a schema is the registry's answer, so the two never disagree.
  */
-const BUILDERS: readonly SchemaBuilder[] = [
-  zod4Builder as SchemaBuilder,
-  zod3Builder as SchemaBuilder,
-  // Last: any Standard JSON Schema library, Zod aside.
-  standardBuilder,
-];
+const BUILDERS: Readonly<Record<LibraryName, SchemaBuilder>> = {
+  zod4: zod4Builder as SchemaBuilder,
+  zod3: zod3Builder as SchemaBuilder,
+  standard: standardBuilder,
+};
 
 /** The builder of the library a schema belongs to, or undefined when toolprep cannot read it. */
 export function builderOf(schema: unknown): SchemaBuilder | undefined {
-  return BUILDERS.find((builder) => builder.view.owns(schema));
+  const library = libraryOf(schema);
+  return library && BUILDERS[library.name];
 }
 
 /** The libraries toolprep reads, for messages: `zod 4, zod 3 or a Standard JSON Schema library`. */
-const SUPPORTED_LIBRARIES = BUILDERS.map((builder) => builder.view.library)
-  .join(', ')
-  .replace(/, ([^,]*)$/, ' or $1');
+const SUPPORTED_LIBRARIES = LIBRARY_TITLES.join(', ').replace(/, ([^,]*)$/, ' or $1');
 
 /**
  * What to do about a schema no builder owns. A Standard Schema without Standard JSON Schema is the
@@ -40,4 +39,6 @@ export function unreadableSchemaHint(schema: unknown): string {
 }
 
 /** The npm packages whose versions change what the builders make. */
-export const BUILDER_PACKAGES = [...new Set(BUILDERS.flatMap((builder) => builder.packages))].sort();
+export const BUILDER_PACKAGES = [
+  ...new Set(Object.values(BUILDERS).flatMap((builder) => builder.packages)),
+].sort();

@@ -10,6 +10,8 @@ import { zod4View } from './zod4/view.js';
 
 /** A schema library as read outside the build: its structural view, and its run-time adapter. */
 export interface SchemaLibrary {
+  /** Its key in the registry, by which the build side finds its builder. */
+  readonly name: LibraryName;
   readonly view: SchemaView;
   readonly runtime: RuntimeAdapter;
   /**
@@ -20,18 +22,24 @@ export interface SchemaLibrary {
 }
 
 /**
- * The schema libraries toolprep reads. A new library is a folder beside `zod4/`, one line here and
- * one in builders.ts. (A server does not load this list: its generated module imports the run-time
- * adapters of the libraries its contracts use.)
+ * The registry of the schema libraries toolprep reads, in the order a schema is asked about. A new
+ * library is a folder beside `zod4/`, one line here and its builder under the same name in
+ * builders.ts (the type there requires one per library). A server does not load this list: its
+ * generated module imports the run-time adapters of the libraries its contracts use.
  */
-const LIBRARIES: readonly SchemaLibrary[] = [
-  { view: zod4View as SchemaView, runtime: zod4 },
-  { view: zod3View as SchemaView, runtime: zod3 },
+const LIBRARIES = [
+  { name: 'zod4', view: zod4View as SchemaView, runtime: zod4 },
+  { name: 'zod3', view: zod3View as SchemaView, runtime: zod3 },
   // Last: any Standard JSON Schema library, Zod aside.
-  { view: standardView, runtime: standard, documentListCheck: standardListCheck },
-];
+  { name: 'standard', view: standardView, runtime: standard, documentListCheck: standardListCheck },
+] as const;
+
+export type LibraryName = (typeof LIBRARIES)[number]['name'];
 
 /** The library a schema belongs to, or undefined when toolprep cannot read it. */
 export function libraryOf(schema: unknown): SchemaLibrary | undefined {
   return LIBRARIES.find((library) => library.view.owns(schema));
 }
+
+/** The libraries' names for messages, in the registry's order: `zod 4`, `zod 3`, … */
+export const LIBRARY_TITLES: readonly string[] = LIBRARIES.map((library) => library.view.library);

@@ -38,7 +38,7 @@ const HELP: Record<string, string> = {
                     for it (a refusal is a bug in toolprep, and fails the command)
   --explain-ms <ms> the time each tool's values may take (default 250)\n${COMMON}`,
   inspect: `Usage: toolprep inspect [name] [--json | --html <file>] [options]\n\nWithout a name, lists the tools with their size as shown to a model; with one, shows its\npresented document as a tree, its coercion plan and its size.\n\n  --json            print the manifest entry (or the whole manifest) as JSON\n  --html <file>     write one self-contained page of every tool as a model sees it, with its\n                    tokens against the budget, its plan, its hidden constraints, and the\n                    changes since the committed manifest\n${COMMON}`,
-  watch: `Usage: toolprep watch [options]\n\nGenerates, then regenerates whenever a source file under the root changes. Its own output never\ntriggers a run; on problems the last good output stays in place.\n${COMMON}`,
+  watch: `Usage: toolprep watch [options]\n\nGenerates, then regenerates whenever a source file under the folders \`include\` searches, or the\nconfig file, is added, removed or changed. Its own output never triggers a run; on problems the\nlast good output stays in place.\n${COMMON}`,
 };
 
 export async function main(argv: readonly string[]): Promise<number> {

@@ -53,7 +53,7 @@ test('watch regenerates when a contract changes, and never because of its own ou
       'src/tools/echo.ts',
       "import { z } from 'zod';\nimport { defineTool } from '../lib/toolprep.js';\n\nexport const echo = defineTool({ description: 'Echo.', input: z.object({ text: z.string() }) });\n",
     );
-    await watcher.waitFor(/src\/tools\/echo\.ts changed: 11 files scanned, 9 tools found/);
+    await watcher.waitFor(/src\/tools\/echo\.ts added: 11 files scanned, 9 tools found/);
     expect(
       JSON.parse(fixture.read('toolprep.manifest.json')).tools.map((tool: { name: string }) => tool.name),
     ).toContain('echo');

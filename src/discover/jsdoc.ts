@@ -1,0 +1,19 @@
+import type * as TsMorph from 'ts-morph';
+
+/** The description of the `/** … *\/` comment right before a node, without tags. */
+export function optionalJsDoc(node: TsMorph.Node): { jsdoc?: string } {
+  const comment = node
+    .getLeadingCommentRanges()
+    .map((range) => range.getText())
+    .filter((text) => text.startsWith('/**'))
+    .at(-1);
+  if (!comment) return {};
+  const lines = comment
+    .replace(/^\/\*\*/, '')
+    .replace(/\*\/$/, '')
+    .split('\n')
+    .map((line) => line.replace(/^\s*\*?\s?/, '').trimEnd());
+  const tagAt = lines.findIndex((line) => line.startsWith('@'));
+  const description = (tagAt === -1 ? lines : lines.slice(0, tagAt)).join('\n').trim();
+  return description ? { jsdoc: description } : {};
+}

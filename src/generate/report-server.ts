@@ -1,0 +1,73 @@
+import type { ResolvedToolprepConfig } from '../config/options.js';
+import type { Manifest } from '../manifest/manifest.js';
+import { describeError } from '../shared/build/problems.js';
+import type { GeneratorContext, RunOutcome } from './context.js';
+import type { ProjectOptions } from './project.js';
+import { manifestInHead, surfaceReport } from './report.js';
+
+/** Where a dev server serves the surface report. */
+export const REPORT_PATH = '/__toolprep';
+
+/** What a request under `REPORT_PATH` is answered: a dev server's middleware only sends it. */
+export interface ReportAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+export interface ReportServer {
+  /** Takes a run's outcome: a run that generated a surface makes the next version of the page. */
+  publish(outcome: RunOutcome): void;
+  /** The answer to a request for `url`, relative to `REPORT_PATH`: `/` the page, `/version` its version. */
+  answer(url: string | undefined): Promise<ReportAnswer>;
+}
+
+/** The last surface generated; its version counts regenerations, for the page to reload. */
+interface Shown {
+  readonly manifest: Manifest;
+  readonly config: ResolvedToolprepConfig;
+  readonly version: number;
+}
+
+/**
+ * The live surface report of a dev server: the page of the last surface generated, compared with
+ * the manifest of the last commit (the dev server rewrites the file itself), made once per version.
+ */
+export function createReportServer(
+  generator: GeneratorContext,
+  project: Omit<ProjectOptions, 'root'>,
+): ReportServer {
+  let shown: Shown | undefined;
+  let page: { version: number; text: Promise<string> } | undefined;
+  /** The page of one surface: the one place the report server asks for explain's findings. */
+  const renderPage = ({ manifest, config, version }: Shown): Promise<string> => {
+    const live = { versionUrl: `${REPORT_PATH}/version`, version };
+    const options = { ...project, root: generator.root };
+    return surfaceReport(options, manifest, config, manifestInHead(generator.root, config), live);
+  };
+  return {
+    publish(outcome) {
+      if (outcome.generation?.manifest && outcome.config)
+        shown = {
+          manifest: outcome.generation.manifest,
+          config: outcome.config,
+          version: (shown?.version ?? 0) + 1,
+        };
+    },
+    async answer(url) {
+      const current = shown;
+      if (url?.startsWith('/version')) return text(200, String(current?.version ?? 0));
+      if (!current) return text(503, 'toolprep has not generated the tools yet');
+      if (page?.version !== current.version) page = { version: current.version, text: renderPage(current) };
+      try {
+        return { status: 200, contentType: 'text/html; charset=utf-8', body: await page.text };
+      } catch (error) {
+        return text(500, describeError(error));
+      }
+    },
+  };
+}
+
+function text(status: number, body: string): ReportAnswer {
+  return { status, contentType: 'text/plain; charset=utf-8', body };
+}
