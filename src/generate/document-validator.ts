@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { isSchemaObject, mapSubschemas } from '../prepare/json-schema.js';
-import type { JsonSchema } from '../shared/json-schema/schema.js';
+import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
+import { mapSchema } from '../shared/json-schema/walk.js';
 import { isRecord } from '../shared/run/is-record.js';
 import { setOwn } from '../shared/run/own-property.js';
 
@@ -67,8 +67,13 @@ function standInValue(value: unknown): unknown {
 }
 
 /** The document with each `__proto__` it names (a property, a required key, a key name, a value) stood in for. */
-function standInSchema(schema: JsonSchema): JsonSchema {
-  const node: Record<string, unknown> = { ...mapSubschemas(schema, standInSchema) };
+function standInSchema(document: JsonSchema): JsonSchema {
+  return mapSchema(document, standInNode);
+}
+
+/** One node's own `__proto__` names stood in for (its subschemas are already). */
+function standInNode(schema: JsonSchema): JsonSchema {
+  const node: Record<string, unknown> = { ...schema };
   const { properties } = node;
   if (isSchemaObject(properties) && Object.hasOwn(properties, PROTO))
     node.properties = Object.fromEntries(

@@ -1,3 +1,6 @@
+import { type Definitions, definitionsOf } from '../shared/json-schema/definitions.js';
+import { typesOf, unionMembers } from '../shared/json-schema/kinds.js';
+import { propertiesOf, requiredKeys } from '../shared/json-schema/records.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { getOwn } from '../shared/run/own-property.js';
 
@@ -16,8 +19,7 @@ export interface Sample {
 
 /** Values the document describes: a typical one, then one field at a time varied within it. */
 export function documentedValues(document: JsonSchema): Sample[] {
-  const defs = (document.$defs ?? {}) as Record<string, JsonSchema>;
-  const [typical, ...varied] = candidatesOf(document, defs, 0);
+  const [typical, ...varied] = candidatesOf(document, definitionsOf(document), 0);
   if (typical === undefined) return [];
   return [
     { value: typical, path: [] },
@@ -79,38 +81,31 @@ const MAX_VALUES = 400;
  * member's, and for an object its typical value with one field at a time varied. Parts take turns
  * (a value of each field or member, then a second of each), so that a cut keeps every part.
  */
-function candidatesOf(
-  schema: JsonSchema | boolean,
-  defs: Record<string, JsonSchema>,
-  depth: number,
-): unknown[] {
+function candidatesOf(schema: JsonSchema | boolean, definitions: Definitions, depth: number): unknown[] {
   // `true` takes anything (a string will do); `false` takes nothing.
   if (typeof schema === 'boolean') return schema ? ['a'] : [];
   if (depth > 6) return [];
   if (typeof schema.$ref === 'string') {
-    const target = getOwn(defs, schema.$ref.replace(/^#\/\$defs\//, ''));
-    return target ? candidatesOf(target, defs, depth + 1) : [];
+    const target = definitions.targetOf(schema.$ref);
+    const definition = target === undefined ? undefined : definitions.defs[target];
+    return definition ? candidatesOf(definition as JsonSchema | boolean, definitions, depth + 1) : [];
   }
   if ('const' in schema) return [schema.const];
   if (Array.isArray(schema.enum)) return schema.enum;
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const members = schema[key];
-    if (Array.isArray(members))
-      return unique(
-        inTurns(members.map((member) => candidatesOf(member as JsonSchema, defs, depth + 1))),
-      ).slice(0, MAX_VALUES);
-  }
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return unique(types.flatMap((type) => typedCandidates(String(type), schema, defs, depth))).slice(
-    0,
-    MAX_VALUES,
-  );
+  const members = unionMembers(schema);
+  if (members)
+    return unique(
+      inTurns(members.map((member) => candidatesOf(member as JsonSchema, definitions, depth + 1))),
+    ).slice(0, MAX_VALUES);
+  return unique(
+    typesOf(schema).flatMap((type) => typedCandidates(String(type), schema, definitions, depth)),
+  ).slice(0, MAX_VALUES);
 }
 
 function typedCandidates(
   type: string,
   schema: JsonSchema,
-  defs: Record<string, JsonSchema>,
+  definitions: Definitions,
   depth: number,
 ): unknown[] {
   switch (type) {
@@ -124,8 +119,8 @@ function typedCandidates(
     case 'integer':
       return numberCandidates(schema, type === 'integer');
     case 'array': {
-      if (Array.isArray(schema.prefixItems)) return tupleCandidates(schema, defs, depth);
-      const items = candidatesOf((schema.items ?? {}) as JsonSchema, defs, depth + 1);
+      if (Array.isArray(schema.prefixItems)) return tupleCandidates(schema, definitions, depth);
+      const items = candidatesOf((schema.items ?? {}) as JsonSchema, definitions, depth + 1);
       const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
       const max = typeof schema.maxItems === 'number' ? schema.maxItems : Number.POSITIVE_INFINITY;
       if (items.length === 0) return min === 0 ? [[]] : [];
@@ -136,7 +131,7 @@ function typedCandidates(
       return [...(min === 0 ? [[]] : []), ...lists.filter((list) => list.length <= max)];
     }
     case 'object':
-      return objectCandidates(schema, defs, depth);
+      return objectCandidates(schema, definitions, depth);
     default:
       return [];
   }
@@ -146,12 +141,12 @@ function typedCandidates(
  * A tuple's typical value (each place's), then one place at a time varied. A tuple whose
  * `minItems` asks for more than its places (a rest) gets places of its `items` up to it.
  */
-function tupleCandidates(schema: JsonSchema, defs: Record<string, JsonSchema>, depth: number): unknown[] {
+function tupleCandidates(schema: JsonSchema, definitions: Definitions, depth: number): unknown[] {
   const prefix = schema.prefixItems as readonly (JsonSchema | boolean)[];
   const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
   const rest = (schema.items ?? true) as JsonSchema | boolean;
   const places = [...prefix, ...Array<JsonSchema | boolean>(Math.max(min - prefix.length, 0)).fill(rest)];
-  const choices = places.map((place) => candidatesOf(place, defs, depth + 1));
+  const choices = places.map((place) => candidatesOf(place, definitions, depth + 1));
   if (choices.some((values) => values.length === 0)) return [];
   const typical = choices.map((values) => values[0]);
   return [
@@ -224,11 +219,11 @@ function numberCandidates(schema: JsonSchema, integer: boolean): number[] {
   return [typical, 0, -1, 2, 1.5, low ?? 100, high ?? 1_000_000].filter(fits);
 }
 
-function objectCandidates(schema: JsonSchema, defs: Record<string, JsonSchema>, depth: number): unknown[] {
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((schema.required ?? []) as string[]);
-  const choices = Object.entries(properties).map(
-    ([key, property]) => [key, candidatesOf(property, defs, depth + 1)] as const,
+function objectCandidates(schema: JsonSchema, definitions: Definitions, depth: number): unknown[] {
+  const required = new Set(requiredKeys(schema));
+  const choices = Object.entries(propertiesOf(schema)).map(
+    ([key, property]) =>
+      [key, candidatesOf(property as JsonSchema | boolean, definitions, depth + 1)] as const,
   );
   // A required field with no value the sampler can write: the object cannot be sampled.
   if (choices.some(([key, values]) => required.has(key) && values.length === 0)) return [];

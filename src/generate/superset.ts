@@ -1,8 +1,11 @@
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
-import type { JsonSchema } from '../shared/json-schema/schema.js';
-import { isRecord } from '../shared/run/is-record.js';
-import { getOwn, setOwn } from '../shared/run/own-property.js';
+import { type Definitions, definitionsOf } from '../shared/json-schema/definitions.js';
+import { unionMembers } from '../shared/json-schema/kinds.js';
+import { propertiesOf, propertyOf } from '../shared/json-schema/records.js';
+import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
+import { mapSchema } from '../shared/json-schema/walk.js';
+import { setOwn } from '../shared/run/own-property.js';
 import { compileDocument, type DocumentValidator } from './document-validator.js';
 
 /**
@@ -64,7 +67,7 @@ function documentsOf(
       // OpenAI's strict mode requires every key: a model sends `null` for each one it leaves out.
       const sent =
         (profile as ProfileName) === 'openai-strict'
-          ? (value: unknown) => withNulls(value, document, document)
+          ? (value: unknown) => withNulls(value, document, document, definitionsOf(document))
           : asIs;
       return { name: profile, document, sent };
     }),
@@ -85,40 +88,36 @@ export function supersetViolations(tool: PreparedTool, accepted: readonly unknow
   return violations;
 }
 
-/** A subschema through `$ref`s to the document's `$defs`. */
-function resolved(node: unknown, root: JsonSchema): JsonSchema | undefined {
-  let current = node as JsonSchema | undefined;
-  for (let steps = 0; current && typeof current.$ref === 'string' && steps < 32; steps++)
-    current = getOwn(
-      root.$defs as Record<string, JsonSchema> | undefined,
-      current.$ref.replace(/^#\/\$defs\//, ''),
-    );
-  return current;
-}
-
-/** The value with `null` for every key an object of the document declares and the value leaves out. */
-function withNulls(value: unknown, node: unknown, root: JsonSchema): unknown {
-  const schema = resolved(node, root);
+/**
+ * The value with `null` for every key an object of the document declares and the value leaves out.
+ * `root` is the document, `definitions` its definitions.
+ */
+function withNulls(value: unknown, node: unknown, root: JsonSchema, definitions: Definitions): unknown {
+  const schema = definitions.resolve(node) as JsonSchema | undefined;
   if (!schema || value === null || typeof value !== 'object') return value;
-  const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  const branches = unionMembers(schema) as JsonSchema[] | undefined;
   if (branches) {
     // The branch the value is for: the first whose answer it then validates against.
     for (const branch of branches) {
-      const answer = withNulls(value, branch, root);
+      const answer = withNulls(value, branch, root, definitions);
       if (branchValidatorOf(branch, root)(answer)) return answer;
     }
     return value;
   }
   if (Array.isArray(value)) {
     const prefix = schema.prefixItems as JsonSchema[] | undefined;
-    return value.map((item, index) => withNulls(item, prefix?.[index] ?? schema.items, root));
+    return value.map((item, index) => withNulls(item, prefix?.[index] ?? schema.items, root, definitions));
   }
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const record = value as Record<string, unknown>;
   const answer: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(record))
-    setOwn(answer, key, withNulls(item, getOwn(properties, key) ?? schema.additionalProperties, root));
-  for (const key of Object.keys(properties)) if (!Object.hasOwn(record, key)) setOwn(answer, key, null);
+    setOwn(
+      answer,
+      key,
+      withNulls(item, propertyOf(schema, key) ?? schema.additionalProperties, root, definitions),
+    );
+  for (const key of Object.keys(propertiesOf(schema)))
+    if (!Object.hasOwn(record, key)) setOwn(answer, key, null);
   return answer;
 }
 
@@ -126,13 +125,13 @@ function withNulls(value: unknown, node: unknown, root: JsonSchema): unknown {
  * Gemini's `parameters` (OpenAPI 3.0) read as JSON Schema: `nullable: true` takes `null` beside
  * the type and the enum.
  */
-export function openapiAsJsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(openapiAsJsonSchema);
-  if (!isRecord(node)) return node;
-  const { nullable, ...rest } = node;
-  const read: Record<string, unknown> = Object.fromEntries(
-    Object.entries(rest).map(([key, value]) => [key, openapiAsJsonSchema(value)]),
-  );
+export function openapiAsJsonSchema(document: unknown): unknown {
+  return isSchemaObject(document) ? mapSchema(document, nullableAsNull) : document;
+}
+
+function nullableAsNull(node: JsonSchema): JsonSchema {
+  if (!('nullable' in node)) return node;
+  const { nullable, ...read } = node;
   if (nullable !== true) return read;
   return {
     ...read,

@@ -1,7 +1,9 @@
-import { canonicalJson } from '../shared/build/canonical-json.js';
-import type { JsonSchema } from '../shared/json-schema/schema.js';
-import { getOwn, setOwn } from '../shared/run/own-property.js';
-import { isSchemaObject, mapSubschemas, provableKinds, schemaOfKinds } from './json-schema.js';
+import { type JsonKind, provableKinds, schemaOfKinds } from '../shared/json-schema/kinds.js';
+import { propertyOf, requiredKeys } from '../shared/json-schema/records.js';
+import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
+import { mapSchema } from '../shared/json-schema/walk.js';
+import { canonicalJson } from '../shared/run/canonical-text.js';
+import { setOwn } from '../shared/run/own-property.js';
 
 /** Keywords that describe a value without constraining it; merging compares shapes without them. */
 const ANNOTATION_KEYS = ['description', 'title', 'default', 'examples'] as const;
@@ -27,8 +29,7 @@ interface Variant {
  * does not depend on the order of the variants. See docs/decisions/0001-flatten-discriminated-unions.md.
  */
 export function flattenUnions(schema: JsonSchema): JsonSchema {
-  const mapped = mapSubschemas(schema, flattenUnions);
-  return flattenNode(mapped) ?? mapped;
+  return mapSchema(schema, (node) => flattenNode(node) ?? node);
 }
 
 function flattenNode(node: JsonSchema): JsonSchema | undefined {
@@ -43,9 +44,9 @@ function flattenNode(node: JsonSchema): JsonSchema | undefined {
     .map(
       (schema): Variant => ({
         properties: schema.properties as Record<string, JsonSchema>,
-        required: new Set(requiredOf(schema)),
+        required: new Set(requiredKeys(schema)),
         additionalProperties: schema.additionalProperties,
-        tags: tagsOf(getOwn(schema.properties, discriminator)) ?? [],
+        tags: tagsOf(propertyOf(schema, discriminator)) ?? [],
       }),
     )
     .sort((a, b) => compareText(smallestTag(a), smallestTag(b)));
@@ -104,7 +105,7 @@ export function mergeRootUnion(document: JsonSchema): JsonSchema {
   const members = anyOf ?? oneOf;
   if (!Array.isArray(members) || members.length < 2 || !members.every(isObjectVariant)) return document;
   if ('properties' in rest || 'required' in rest) return document;
-  const required = members.map((member) => new Set(requiredOf(member)));
+  const required = members.map((member) => new Set(requiredKeys(member)));
   const keys = [...new Set(members.flatMap((member) => Object.keys(member.properties)))];
   const forms = members.map((member, index) => `${index + 1}) ${Object.keys(member.properties).join(', ')}`);
   const properties: Record<string, JsonSchema> = {};
@@ -155,22 +156,18 @@ function isObjectVariant(value: unknown): value is JsonSchema & { properties: Re
   return isSchemaObject(value) && value.type === 'object' && isSchemaObject(value.properties);
 }
 
-function requiredOf(schema: JsonSchema): string[] {
-  return Array.isArray(schema.required) ? (schema.required as string[]) : [];
-}
-
 /** A key required by every variant, tagged by string consts or enums, no tag in two variants. */
 function findDiscriminator(
   variants: readonly (JsonSchema & { properties: Record<string, unknown> })[],
 ): string | undefined {
-  const [first, ...others] = variants.map(requiredOf);
+  const [first, ...others] = variants.map(requiredKeys);
   const candidates = (first ?? [])
     .filter((key) => others.every((required) => required.includes(key)))
     .sort(compareText);
   return candidates.find((key) => {
     const seen = new Set<string>();
     for (const variant of variants) {
-      const tags = tagsOf(getOwn(variant.properties, key));
+      const tags = tagsOf(propertyOf(variant, key));
       if (!tags) return false;
       for (const tag of tags) {
         if (seen.has(tag)) return false;
@@ -217,13 +214,13 @@ function mergedShape(schemas: readonly JsonSchema[], sharedShape: JsonSchema | u
   if (tagLists.every((tags) => tags !== undefined)) {
     return { type: 'string', enum: [...new Set(tagLists.flat())] };
   }
-  const kinds = new Set<string>();
+  const kinds = new Set<JsonKind>();
   for (const schema of schemas) {
     const schemaKinds = provableKinds(schema);
     if (!schemaKinds) return {};
     for (const kind of schemaKinds) kinds.add(kind);
   }
-  return schemaOfKinds(kinds as Parameters<typeof schemaOfKinds>[0]);
+  return schemaOfKinds(kinds);
 }
 
 function withoutAnnotations(schema: JsonSchema): JsonSchema {

@@ -1,13 +1,9 @@
 import type { McpHeader } from '../manifest/prepared-tool.js';
 import type { Problem } from '../shared/build/problems.js';
-import {
-  SINGLE_SUBSCHEMA_KEYS,
-  SUBSCHEMA_LIST_KEYS,
-  SUBSCHEMA_MAP_KEYS,
-} from '../shared/json-schema/keywords.js';
-import type { JsonSchema } from '../shared/json-schema/schema.js';
+import { propertiesOf, propertyOf } from '../shared/json-schema/records.js';
+import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
+import { forEachSubschema } from '../shared/json-schema/walk.js';
 import { withOwn } from '../shared/run/own-property.js';
-import { isSchemaObject } from './json-schema.js';
 
 /**
  * MCP 2026-07-28 lets a tool mirror an argument into an HTTP header (`x-mcp-header` on a property
@@ -52,13 +48,11 @@ export function annotateHeaders(
 function withHeader(schema: JsonSchema, steps: readonly string[], name: string): JsonSchema | undefined {
   const [step, ...rest] = steps;
   if (step === undefined) return { ...schema, [KEYWORD]: name };
-  const properties = schema.properties;
-  if (!isSchemaObject(properties) || !Object.hasOwn(properties, step)) return undefined;
-  const child = properties[step];
+  const child = propertyOf(schema, step);
   if (!isSchemaObject(child)) return undefined;
   const written = withHeader(child, rest, name);
   if (!written) return undefined;
-  return { ...schema, properties: withOwn(properties, step, written) };
+  return { ...schema, properties: withOwn(propertiesOf(schema), step, written) };
 }
 
 /**
@@ -78,8 +72,7 @@ export function collectHeaders(document: JsonSchema, tool: string, problems: Pro
       message,
       ...(hint ? { hint } : {}),
     });
-  const visit = (schema: unknown, path: string[], reachable: boolean) => {
-    if (!isSchemaObject(schema)) return;
+  const visit = (schema: JsonSchema, path: string[], reachable: boolean) => {
     if (Object.hasOwn(schema, KEYWORD)) {
       const name = schema[KEYWORD];
       if (!reachable)
@@ -109,16 +102,10 @@ export function collectHeaders(document: JsonSchema, tool: string, problems: Pro
         found.push({ path, header: name, type: schema.type as McpHeader['type'] });
       }
     }
-    for (const [keyword, value] of Object.entries(schema)) {
-      if (keyword === 'properties' && isSchemaObject(value)) {
-        for (const [key, property] of Object.entries(value)) visit(property, [...path, key], reachable);
-      } else if (SUBSCHEMA_MAP_KEYS.includes(keyword) && isSchemaObject(value)) {
-        // Under any other keyword a property is not statically reachable from the root.
-        for (const child of Object.values(value)) visit(child, path, false);
-      } else if (SINGLE_SUBSCHEMA_KEYS.includes(keyword) || SUBSCHEMA_LIST_KEYS.includes(keyword)) {
-        for (const child of Array.isArray(value) ? value : [value]) visit(child, path, false);
-      }
-    }
+    // Under any keyword but `properties` a field is not statically reachable from the root.
+    forEachSubschema(schema, (child, [keyword, key]) =>
+      keyword === 'properties' ? visit(child, [...path, String(key)], reachable) : visit(child, path, false),
+    );
   };
   visit(document, [], true);
   return found;

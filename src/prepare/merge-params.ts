@@ -1,12 +1,15 @@
-import type { JsonSchema } from '../shared/json-schema/schema.js';
-import { DEFS_KEY, type Dialect, isSchemaObject, rewriteRefs } from './json-schema.js';
+import { rewriteRefs } from '../shared/json-schema/definitions.js';
+import { unionMembers } from '../shared/json-schema/kinds.js';
+import { propertiesOf, requiredKeys } from '../shared/json-schema/records.js';
+import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
+import { DEFS_KEY, type Dialect } from './json-schema.js';
 
 /** The property names a root object or each variant of a root union declares. */
 export function declaredKeys(document: JsonSchema): Set<string> {
   const keys = new Set<string>();
   const collect = (schema: unknown): void => {
     if (!isSchemaObject(schema)) return;
-    if (isSchemaObject(schema.properties)) for (const key of Object.keys(schema.properties)) keys.add(key);
+    for (const key of Object.keys(propertiesOf(schema))) keys.add(key);
     for (const branch of [schema.anyOf, schema.oneOf].flat()) collect(branch);
   };
   collect(document);
@@ -38,26 +41,18 @@ function mergeFields(target: JsonSchema, params: JsonSchema): JsonSchema {
       return { ...target, [key]: branches.map((branch: JsonSchema) => mergeFields(branch, params)) };
     }
   }
-  const paramsRequired = Array.isArray(params.required) ? params.required : [];
-  const targetRequired = Array.isArray(target.required) ? target.required : [];
-  const required = [...paramsRequired, ...targetRequired];
+  const required = [...requiredKeys(params), ...requiredKeys(target)];
   const { required: _required, ...rest } = target;
   return {
     ...rest,
     type: 'object',
-    properties: {
-      ...(params.properties as object),
-      ...(isSchemaObject(target.properties) ? target.properties : {}),
-    },
+    properties: { ...propertiesOf(params), ...propertiesOf(target) },
     ...(required.length > 0 ? { required } : {}),
   };
 }
 
 function isInlineObject(schema: unknown): schema is JsonSchema {
-  return (
-    isSchemaObject(schema) &&
-    (schema.type === 'object' || Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))
-  );
+  return isSchemaObject(schema) && (schema.type === 'object' || unionMembers(schema) !== undefined);
 }
 
 function renameCollidingDefinitions(params: JsonSchema, taken: JsonSchema, dialect: Dialect): JsonSchema {

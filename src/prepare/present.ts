@@ -1,6 +1,7 @@
 import type { Conversion, Dialect, SchemaBuilder } from '../adapters/types.js';
-import type { JsonSchema } from '../shared/json-schema/schema.js';
-import { containsRef, DEFS_KEY, isSchemaObject, rewriteRefs } from './json-schema.js';
+import { containsRef, rewriteRefs } from '../shared/json-schema/definitions.js';
+import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
+import { DEFS_KEY } from './json-schema.js';
 
 /**
  * Converts one schema to one dialect with its library's converter. `io` is `input` for what a

@@ -1,7 +1,7 @@
-import { definitionGraph } from '../../adapters/documents.js';
 import { ANTHROPIC_STRICT_LIMITS, type StrictBudget } from '../../manifest/profiles.js';
-import type { JsonSchema } from '../../shared/json-schema/schema.js';
-import { isSchemaObject } from '../json-schema.js';
+import { definitionGraph } from '../../shared/json-schema/definitions.js';
+import { propertiesOf, requiredKeys } from '../../shared/json-schema/records.js';
+import { isSchemaObject, type JsonSchema } from '../../shared/json-schema/schema.js';
 import type { Profile, ProfileInput } from './profile.js';
 import {
   closedObject,
@@ -17,7 +17,6 @@ import {
   forEachNode,
   mapTree,
   recordAsObject,
-  requiredKeys,
   tupleAsList,
   withoutSafeIntegerBounds,
 } from './tree.js';
@@ -148,9 +147,8 @@ function budgetOf(document: JsonSchema): StrictBudget {
   let optional = 0;
   let unions = 0;
   forEachNode(document, (node) => {
-    if (!isSchemaObject(node.properties)) return;
     const required = new Set(requiredKeys(node));
-    for (const [key, value] of Object.entries(node.properties)) {
+    for (const [key, value] of Object.entries(propertiesOf(node))) {
       if (!required.has(key)) optional++;
       if (isSchemaObject(value) && (Array.isArray(value.anyOf) || Array.isArray(value.type))) unions++;
     }

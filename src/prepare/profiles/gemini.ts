@@ -1,7 +1,13 @@
-import { definitionGraph, inlineAcyclicReferences } from '../../adapters/documents.js';
-import type { JsonSchema } from '../../shared/json-schema/schema.js';
+import {
+  type DefinitionGraph,
+  definitionGraph,
+  inlineAcyclicReferences,
+} from '../../shared/json-schema/definitions.js';
+import { isTypeless } from '../../shared/json-schema/kinds.js';
+import { propertiesOf, requiredKeys } from '../../shared/json-schema/records.js';
+import { isSchemaObject, type JsonSchema } from '../../shared/json-schema/schema.js';
+import { forEachSubschema } from '../../shared/json-schema/walk.js';
 import { getOwn } from '../../shared/run/own-property.js';
-import { isSchemaObject } from '../json-schema.js';
 import type { Profile, ProfileInput } from './profile.js';
 import {
   closedObject,
@@ -13,15 +19,7 @@ import {
   withFormat,
 } from './rewrites.js';
 import { describeKeywords, sentenceFor, withSentences } from './sentences.js';
-import {
-  type DocumentPath,
-  isTypeless,
-  mapTree,
-  recordAsObject,
-  requiredKeys,
-  tupleAsList,
-  withoutSafeIntegerBounds,
-} from './tree.js';
+import { type DocumentPath, mapTree, recordAsObject, tupleAsList, withoutSafeIntegerBounds } from './tree.js';
 
 /** A parameter's name, as Gemini takes it at the top of a function's parameters. */
 const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -29,8 +27,7 @@ const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** The root as one object whose parameter names Gemini takes. */
 function geminiRoot(document: JsonSchema, input: ProfileInput, profile: string): JsonSchema {
   const root = objectRoot(document, input, profile);
-  const properties = isSchemaObject(root.properties) ? Object.keys(root.properties) : [];
-  for (const key of properties.filter((name) => !PARAMETER_NAME.test(name)))
+  for (const key of Object.keys(propertiesOf(root)).filter((name) => !PARAMETER_NAME.test(name)))
     input.report({
       code: 'profile-name',
       path: ['properties', key],
@@ -68,7 +65,7 @@ const GEMINI_KEPT = new Set([
  * one-member enum, and recursion only under properties that are not required.
  */
 export const gemini: Profile = (input) => {
-  const { recursive, targetOf } = definitionGraph(input.document);
+  const graph = definitionGraph(input.document);
   const inputSchema = mapTree(geminiRoot(input.document, input, 'gemini'), (source, { path }) => {
     let node = recordAsObject(commonNode(source, path, input, 'gemini'));
     if ('const' in node) {
@@ -96,7 +93,7 @@ export const gemini: Profile = (input) => {
     }
     return keepOnly(withoutSafeIntegerBounds(withFormat(node, 'any')), GEMINI_KEPT);
   });
-  checkRecursionUnderOptional(inputSchema, input, recursive, targetOf);
+  checkRecursionUnderOptional(inputSchema, input, graph);
   return { inputSchema };
 };
 
@@ -107,11 +104,10 @@ export const gemini: Profile = (input) => {
 function checkRecursionUnderOptional(
   document: JsonSchema,
   input: ProfileInput,
-  recursive: ReadonlySet<string>,
-  targetOf: (ref: unknown) => string | undefined,
+  { recursive, targetOf }: DefinitionGraph,
 ): void {
   const defs = isSchemaObject(document.$defs) ? document.$defs : {};
-  const walk = (node: unknown, path: (string | number)[], underOptional: boolean) => {
+  const walk = (node: unknown, path: DocumentPath, underOptional: boolean) => {
     if (!isSchemaObject(node)) return;
     const target = targetOf(node.$ref);
     if (target !== undefined && recursive.has(target) && !underOptional)
@@ -122,14 +118,12 @@ function checkRecursionUnderOptional(
         hint: 'make the field that recurses optional',
       });
     const required = new Set(requiredKeys(node));
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'properties' && isSchemaObject(value))
-        for (const [name, child] of Object.entries(value))
-          walk(child, [...path, key, name], underOptional || !required.has(name));
-      else if (Array.isArray(value))
-        for (const [index, child] of value.entries()) walk(child, [...path, key, index], underOptional);
-      else if (key !== '$defs') walk(value, [...path, key], underOptional);
-    }
+    forEachSubschema(node, (child, step) => {
+      const [keyword, name] = step;
+      if (keyword === '$defs') return;
+      const optional = keyword === 'properties' && !required.has(String(name));
+      walk(child, [...path, ...step], underOptional || optional);
+    });
   };
   for (const name of recursive) walk(getOwn(defs, name), ['$defs', name], false);
 }

@@ -1,6 +1,7 @@
-import type { JsonSchema } from '../../shared/json-schema/schema.js';
-import { getOwn } from '../../shared/run/own-property.js';
-import { isSchemaObject } from '../json-schema.js';
+import { type Definitions, definitionsOf } from '../../shared/json-schema/definitions.js';
+import { propertiesOf, requiredKeys } from '../../shared/json-schema/records.js';
+import { isSchemaObject, type JsonSchema } from '../../shared/json-schema/schema.js';
+import { forEachSubschema } from '../../shared/json-schema/walk.js';
 import type { Profile, ProfileInput } from './profile.js';
 import {
   closedObject,
@@ -16,7 +17,6 @@ import {
   forEachNode,
   mapTree,
   recordAsObject,
-  requiredKeys,
   tupleAsList,
   withNull,
   withoutSafeIntegerBounds,
@@ -95,7 +95,7 @@ function projectNode(source: JsonSchema, path: DocumentPath, input: ProfileInput
 
 /** Every key required, the ones that were optional made nullable (strict mode has no optional key). */
 function requireEveryKey(node: JsonSchema): JsonSchema {
-  const properties = isSchemaObject(node.properties) ? node.properties : {};
+  const properties = propertiesOf(node);
   const required = new Set(requiredKeys(node));
   return {
     ...node,
@@ -144,31 +144,31 @@ function checkLimits(document: JsonSchema, input: ProfileInput): void {
     ['object properties in all', properties, LIMITS.properties],
     ['enum values in all', enumValues, LIMITS.enumValues],
     ['characters of property names, definition names and enum values', characters, LIMITS.characters],
-    ['levels of nesting', nestingDepth(document, document), LIMITS.depth],
+    ['levels of nesting', nestingDepth(document, definitionsOf(document)), LIMITS.depth],
   ];
   for (const [what, count, limit] of totals) if (count > limit) report([], `${count} ${what}`, limit);
 }
 
 /** Object and array levels, counted through references (each definition once on a path). */
-function nestingDepth(node: unknown, document: JsonSchema, seen: ReadonlySet<string> = new Set()): number {
+function nestingDepth(
+  node: unknown,
+  definitions: Definitions,
+  seen: ReadonlySet<string> = new Set(),
+): number {
   if (!isSchemaObject(node)) return 0;
   const ref = node.$ref;
   if (typeof ref === 'string') {
     if (seen.has(ref)) return 0;
-    const defs = isSchemaObject(document.$defs) ? document.$defs : {};
-    return nestingDepth(getOwn(defs, ref.replace(/^#\/\$defs\//, '')), document, new Set([...seen, ref]));
+    const target = definitions.targetOf(ref);
+    return target === undefined
+      ? 0
+      : nestingDepth(definitions.defs[target], definitions, new Set([...seen, ref]));
   }
   const level = node.type === 'object' || node.type === 'array' ? 1 : 0;
   let deepest = 0;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === '$defs') continue;
-    const children =
-      key === 'properties' && isSchemaObject(value)
-        ? Object.values(value)
-        : Array.isArray(value)
-          ? value
-          : [value];
-    for (const child of children) deepest = Math.max(deepest, nestingDepth(child, document, seen));
-  }
+  forEachSubschema(node, (child, [keyword]) => {
+    // Definitions count where they are used.
+    if (keyword !== '$defs') deepest = Math.max(deepest, nestingDepth(child, definitions, seen));
+  });
   return level + deepest;
 }

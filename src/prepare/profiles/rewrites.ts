@@ -1,9 +1,9 @@
-import type { JsonSchema } from '../../shared/json-schema/schema.js';
+import { isTypeless } from '../../shared/json-schema/kinds.js';
+import { isSchemaObject, type JsonSchema } from '../../shared/json-schema/schema.js';
 import { mergeRootUnion } from '../flatten.js';
-import { isSchemaObject } from '../json-schema.js';
 import { INEXPRESSIBLE, type ProfileInput } from './profile.js';
 import { describeKeywords } from './sentences.js';
-import { type DocumentPath, isFreeRecord, isTypeless, mergeAllOf } from './tree.js';
+import { type DocumentPath, isFreeRecord, mergeAllOf } from './tree.js';
 
 /**
  * The rewrites several profiles share, each reporting what it cannot do with the profile's name.

@@ -1,88 +1,44 @@
-import { canonicalJson } from '../../shared/build/canonical-json.js';
-import type { JsonSchema } from '../../shared/json-schema/schema.js';
+import { takesNull, unionMembers } from '../../shared/json-schema/kinds.js';
+import { propertiesOf, requiredKeys } from '../../shared/json-schema/records.js';
+import { isSchemaObject, type JsonSchema } from '../../shared/json-schema/schema.js';
+import { mapSchema, type SchemaPath, type SchemaPlace, walkSchema } from '../../shared/json-schema/walk.js';
+import { canonicalJson } from '../../shared/run/canonical-text.js';
 import { setOwn } from '../../shared/run/own-property.js';
-import { isSchemaObject, mapSubschemas } from '../json-schema.js';
 import { withSentences } from './sentences.js';
 
 /** Where a node is in a document: `["properties", "files", "items"]`. */
-export type DocumentPath = readonly (string | number)[];
+export type DocumentPath = SchemaPath;
 
+/** Where a profile meets a node: the toolkit's place, and whether its object may leave it out. */
 export interface Place {
   readonly path: DocumentPath;
   /** The node is the value of a property its object does not require. */
   readonly optional: boolean;
 }
 
-const ROOT: Place = { path: [], optional: false };
+function profilePlace({ path, parent, step }: SchemaPlace): Place {
+  const optional =
+    parent !== undefined && step?.[0] === 'properties' && !requiredKeys(parent).includes(String(step[1]));
+  return { path, optional };
+}
 
 /** Maps every node of a document, children first, each with its place (the input is not mutated). */
 export function mapTree(
   schema: JsonSchema,
   visit: (node: JsonSchema, place: Place) => JsonSchema,
-  place: Place = ROOT,
 ): JsonSchema {
-  const required = new Set(requiredKeys(schema));
-  const mapped = mapSubschemas(schema, (child, segments) =>
-    mapTree(child, visit, {
-      path: [...place.path, ...segments],
-      optional: segments[0] === 'properties' && !required.has(String(segments[1])),
-    }),
-  );
-  return visit(mapped, place);
+  return mapSchema(schema, (node, place) => visit(node, profilePlace(place)));
 }
 
 /** Calls `visit` on every node of a document, parents first, with its place. */
-export function forEachNode(
-  schema: JsonSchema,
-  visit: (node: JsonSchema, place: Place) => void,
-  place: Place = ROOT,
-): void {
-  visit(schema, place);
-  const required = new Set(requiredKeys(schema));
-  mapSubschemas(schema, (child, segments) => {
-    forEachNode(child, visit, {
-      path: [...place.path, ...segments],
-      optional: segments[0] === 'properties' && !required.has(String(segments[1])),
-    });
-    return child;
+export function forEachNode(schema: JsonSchema, visit: (node: JsonSchema, place: Place) => void): void {
+  walkSchema(schema, (node, place) => {
+    visit(node, profilePlace(place));
   });
-}
-
-export function requiredKeys(node: JsonSchema): string[] {
-  return Array.isArray(node.required) ? (node.required as string[]) : [];
 }
 
 /** Keywords that only describe: kept on the outside when a node is wrapped. */
 const ANNOTATIONS = ['title', 'description', 'default', 'examples'];
-
-const STRUCTURE = [
-  'type',
-  '$ref',
-  'anyOf',
-  'oneOf',
-  'allOf',
-  'enum',
-  'const',
-  'not',
-  'properties',
-  'items',
-  'prefixItems',
-];
-
-/** A node that takes any value: no type, no reference, no union, nothing it is limited to. */
-export function isTypeless(node: JsonSchema): boolean {
-  return !STRUCTURE.some((keyword) => keyword in node) && !('additionalProperties' in node);
-}
-
-/** Whether a node plainly takes `null` (a type list with it, a union member, an enum member). */
-export function takesNull(node: JsonSchema): boolean {
-  if (isTypeless(node)) return true;
-  if (node.type === 'null' || (Array.isArray(node.type) && node.type.includes('null'))) return true;
-  if ('const' in node) return node.const === null;
-  if (Array.isArray(node.enum)) return node.enum.includes(null);
-  const branches = node.anyOf ?? node.oneOf;
-  return Array.isArray(branches) && branches.some((branch) => isSchemaObject(branch) && takesNull(branch));
-}
 
 /**
  * The node made to take `null` as well: a type list gains it (and an enum its `null` member), any
@@ -119,9 +75,8 @@ export function kindText(node: unknown): string {
   if (Array.isArray(node.type)) return node.type.join(' or ');
   if ('const' in node) return JSON.stringify(node.const);
   if (Array.isArray(node.enum)) return node.enum.map((value) => JSON.stringify(value)).join(' or ');
-  const branches = node.anyOf ?? node.oneOf;
-  if (Array.isArray(branches)) return branches.map(kindText).join(' or ');
-  return 'anything';
+  const members = unionMembers(node);
+  return members ? members.map(kindText).join(' or ') : 'anything';
 }
 
 /**
@@ -170,7 +125,7 @@ export function isFreeRecord(node: JsonSchema): boolean {
     node.type === 'object' &&
     isSchemaObject(node.additionalProperties) &&
     recordKeys(node) === undefined &&
-    Object.keys(isSchemaObject(node.properties) ? node.properties : {}).length === 0
+    Object.keys(propertiesOf(node)).length === 0
   );
 }
 
@@ -204,7 +159,7 @@ export function mergeAllOf(node: JsonSchema): JsonSchema | undefined {
     return undefined;
   const properties: Record<string, unknown> = {};
   for (const part of parts)
-    for (const [key, schema] of Object.entries(part.properties as JsonSchema)) {
+    for (const [key, schema] of Object.entries(propertiesOf(part))) {
       if (Object.hasOwn(properties, key) && canonicalJson(properties[key]) !== canonicalJson(schema))
         return undefined;
       setOwn(properties, key, schema);

@@ -1,6 +1,8 @@
 /** JSON Schema read aloud: what `inspect` and `check` print for a field. */
 
-import { isRecord as isSchema } from '../run/is-record.js';
+import { typesOf, unionMembers } from './kinds.js';
+import { propertiesOf, requiredKeys } from './records.js';
+import { isSchemaObject as isSchema } from './schema.js';
 
 /**
  * A field's type as a reader expects it: `string`, `"fast" | "exact"`, `string | string[]`,
@@ -12,16 +14,9 @@ export function typeText(schema: unknown): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   if (typeof schema.$ref === 'string')
     return schema.$ref === '#' ? 'the whole input' : schema.$ref.replace(/^#\/(\$defs|definitions)\//, '');
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const members = schema[key];
-    if (Array.isArray(members)) return [...new Set(members.map(typeText))].join(' | ');
-  }
-  const types = Array.isArray(schema.type)
-    ? schema.type
-    : typeof schema.type === 'string'
-      ? [schema.type]
-      : [];
-  const texts = types.map((type) => {
+  const members = unionMembers(schema);
+  if (members) return [...new Set(members.map(typeText))].join(' | ');
+  const texts = typesOf(schema).map((type) => {
     if (type === 'array' && Array.isArray(schema.prefixItems)) {
       // A tuple: each place's type, then what any further items take.
       const places = schema.prefixItems.map(typeText);
@@ -80,9 +75,8 @@ export interface FieldRow {
 /** The fields of an object document, nested objects (and lists of objects) after their field. */
 export function fieldRows(schema: unknown, depth = 0): FieldRow[] {
   if (!isSchema(schema)) return [];
-  const properties = isSchema(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  return Object.entries(properties).flatMap(([key, field]) => {
+  const required = new Set(requiredKeys(schema));
+  return Object.entries(propertiesOf(schema)).flatMap(([key, field]) => {
     if (!isSchema(field)) return [];
     const constraints = constraintsText(field);
     const row: FieldRow = {
