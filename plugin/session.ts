@@ -136,7 +136,7 @@ export function createPluginSession(options: ToolprepPluginOptions = {}): Plugin
       watcher = undefined;
     },
     report() {
-      report ??= createReportServer(context(), { configFile: config, inline });
+      report ??= createReportServer(context());
       return report;
     },
   };

@@ -1,60 +1,51 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createGeneratorContext, type GeneratorContextOptions } from '../generate/context.js';
-import { explainProject, formatFinding } from '../generate/explain.js';
-import { describeOutcome } from '../generate/outcome.js';
-import { committedManifest, surfaceReport } from '../generate/report.js';
+import {
+  createGeneratorContext,
+  type GeneratorContext,
+  type GeneratorContextOptions,
+  type RunOutcome,
+} from '../generate/context.js';
+import { describeExplanation, describeOutcome } from '../generate/outcome.js';
+import { baselineOf, surfaceReportPage } from '../generate/report.js';
 import type { ManifestTool } from '../manifest/manifest.js';
 import { describePlan } from '../manifest/plan-text.js';
-import { plural } from '../shared/build/plural.js';
-import { formatProblem } from '../shared/build/problems.js';
 import { fieldRows } from '../shared/json-schema/schema-text.js';
-import { type Output, printReport } from './output.js';
+import { type Output, printExplanation, printReport } from './output.js';
 
 export interface CommandContext {
   readonly generateOptions: GeneratorContextOptions;
   readonly output: Output;
 }
 
-/** One run of the generator context, reported; the exit code: 1 on problems or a stale surface. */
-async function runOnce(context: CommandContext, reason: 'generate' | 'check'): Promise<number> {
+/** One run of a generator context, reported; the status: 1 on problems or a stale surface. */
+async function runOnce(
+  context: CommandContext,
+  reason: 'generate' | 'check',
+): Promise<{ readonly status: number; readonly generator: GeneratorContext; readonly outcome: RunOutcome }> {
   const generator = createGeneratorContext({
     ...context.generateOptions,
     check: reason === 'check',
     progress: context.output.quiet ? undefined : context.output.err,
   });
-  const report = describeOutcome(await generator.run(), { reason });
+  const outcome = await generator.run();
+  const report = describeOutcome(outcome, { reason });
   printReport(context.output, report);
-  return report.problems.length > 0 || report.stale ? 1 : 0;
+  return { status: report.problems.length > 0 || report.stale ? 1 : 0, generator, outcome };
 }
 
-export const runGenerate = (context: CommandContext): Promise<number> => runOnce(context, 'generate');
+export const runGenerate = async (context: CommandContext): Promise<number> =>
+  (await runOnce(context, 'generate')).status;
 /** `check`, and with `explain` the rules each tool's parser enforces that its documents do not show. */
 export async function runCheck(
   context: CommandContext,
   explain?: { readonly milliseconds?: number },
 ): Promise<number> {
-  const status = await runOnce(context, 'check');
-  if (!explain) return status;
-  const explanation = await explainProject({ ...context.generateOptions, ...explain });
-  const { out, err } = context.output;
-  for (const problem of explanation.problems) err(formatProblem(problem));
-  for (const finding of explanation.findings) out(formatFinding(finding));
-  const count = explanation.findings.length;
-  const violations = explanation.problems.filter((problem) => problem.code === 'superset-violated').length;
-  const superset =
-    violations > 0
-      ? `${violations} ${violations === 1 ? 'document refuses' : 'documents refuse'} values the contracts accept`
-      : explanation.proven === 0
-        ? 'no value the contracts accept was tried'
-        : `every document takes the ${explanation.proven} values the contracts accept`;
-  const outOfTime =
-    explanation.outOfTime.length === 0
-      ? ''
-      : `; out of time before every value was tried: ${explanation.outOfTime.join(', ')}`;
-  out(
-    `[toolprep] explain: ${plural(count, 'hidden constraint')} in ${plural(explanation.tools, 'tool')} (${explanation.samples} documented values parsed); ${superset}${outOfTime}; in ${Math.round(explanation.milliseconds)} ms`,
-  );
+  const { status, generator, outcome } = await runOnce(context, 'check');
+  // A config that cannot be used generated nothing to explain.
+  if (!explain || !outcome.generation) return status;
+  const explanation = await generator.explain({ ...explain, prove: true });
+  printExplanation(context.output, describeExplanation(explanation));
   return explanation.problems.length > 0 ? 1 : status;
 }
 
@@ -64,19 +55,20 @@ export async function runInspect(
   json: boolean,
   html?: string,
 ): Promise<number> {
-  const outcome = await createGeneratorContext({ ...context.generateOptions, write: false }).run();
+  const generator = createGeneratorContext({ ...context.generateOptions, write: false });
+  const outcome = await generator.run();
   const report = describeOutcome(outcome, { reason: 'inspect' });
   printReport(context.output, { ...report, summary: undefined });
   const manifest = outcome.generation?.manifest;
   if (!manifest) return 1;
   const { out, err } = context.output;
   if (html !== undefined && outcome.config) {
-    const root = path.resolve(context.generateOptions.root ?? '.');
-    const committed = committedManifest(root, outcome.config);
+    const baseline = baselineOf(generator.root, outcome.config);
+    const { findings } = await generator.explain();
     const file = path.resolve(html);
-    writeFileSync(file, await surfaceReport(context.generateOptions, manifest, outcome.config, committed));
+    writeFileSync(file, surfaceReportPage({ manifest, config: outcome.config, baseline, findings }));
     out(
-      `[toolprep] inspect: wrote ${path.relative(process.cwd(), file) || file} (${manifest.tools.length} tools)`,
+      `[toolprep] inspect: wrote ${path.relative(process.cwd(), file) || file} (${manifest.tools.length} tools; changes since ${baseline.label})`,
     );
     return 0;
   }

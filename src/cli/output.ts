@@ -1,4 +1,4 @@
-import type { OutcomeReport } from '../generate/outcome.js';
+import type { ExplanationReport, OutcomeReport } from '../generate/outcome.js';
 import { describeError, ToolprepError } from '../shared/build/problems.js';
 
 export interface Output {
@@ -51,6 +51,13 @@ export function printReport(output: Output, report: OutcomeReport): void {
     output.out([output.paint.red(headline ?? ''), ...rest].join('\n'));
   }
   if (report.summary && !output.quiet) output.out(report.summary);
+}
+
+/** Prints an explanation: each problem on stderr, red; the findings and the summary on stdout. */
+export function printExplanation(output: Output, report: ExplanationReport): void {
+  for (const problem of report.problems) output.err(output.paint.red(problem));
+  for (const finding of report.findings) output.out(finding);
+  output.out(report.summary);
 }
 
 /** Reports an error thrown out of a command: the user's mistakes as problems, anything else as a bug. */

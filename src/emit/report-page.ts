@@ -15,8 +15,11 @@ export interface ReportInput {
   readonly manifest: Manifest;
   /** The config's token budget: each tool's bar is drawn against it, and an overrun marked. */
   readonly budget?: { readonly tool?: number; readonly total?: number };
-  /** What changed since the committed manifest (`describeSurfaceChanges`); none to compare: absent. */
-  readonly changes?: readonly string[];
+  /**
+   * What changed (`describeSurfaceChanges`) since the manifest `since` names (`the manifest
+   * committed at HEAD`); none to compare: absent.
+   */
+  readonly changes?: { readonly since: string; readonly lines: readonly string[] };
   readonly findings?: readonly ReportFinding[];
   /** A page a dev server serves: it reloads when `versionUrl` answers another version. */
   readonly live?: { readonly versionUrl: string; readonly version: number };
@@ -77,13 +80,14 @@ ${input.live ? liveScript(input.live) : ''}
 `;
 }
 
-function changesSection(changes: readonly string[] | undefined): string {
+function changesSection(changes: ReportInput['changes']): string {
   if (changes === undefined) return '';
-  if (changes.length === 0)
-    return '<section id="changes"><h2>Changes</h2><p>None: the surface is the committed manifest’s.</p></section>';
+  const since = `<p class="since">Compared with ${html(changes.since)}.</p>`;
+  if (changes.lines.length === 0)
+    return `<section id="changes"><h2>Changes</h2>${since}<p>None: the surface is that manifest’s.</p></section>`;
   // A line that names a tool opens its group; the indented ones under it are its changes.
   const groups: { head: string; tool?: string; lines: string[] }[] = [];
-  for (const line of changes) {
+  for (const line of changes.lines) {
     if (line.startsWith(' ')) groups.at(-1)?.lines.push(line.trim());
     else
       groups.push({
@@ -101,7 +105,7 @@ function changesSection(changes: readonly string[] | undefined): string {
       return `<li class="${head.includes('renamed') ? 'breaking' : ''}">${title}${inner}</li>`;
     })
     .join('');
-  return `<section id="changes"><h2>Changes since the committed manifest</h2><ul>${items}</ul></section>`;
+  return `<section id="changes"><h2>Changes</h2>${since}<ul>${items}</ul></section>`;
 }
 
 function findingsSection(findings: readonly ReportFinding[]): string {

@@ -4,8 +4,17 @@ import { performance } from 'node:perf_hooks';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import { compareWithDisk, type StaleReport } from '../emit/compare.js';
 import { TEMPORARY_SUFFIX, writeChangedFiles } from '../emit/write-files.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { type Problem, ToolprepError } from '../shared/build/problems.js';
-import { type GenerateOptions, type Generation, generateProject } from './generate.js';
+import {
+  EXPLAIN_MILLISECONDS,
+  type ExplainOptions,
+  type Explanation,
+  explainTools,
+  passHolds,
+  type ToolPass,
+} from './explain.js';
+import { type GenerateOptions, type Generation, generateProject, loadContracts } from './generate.js';
 import { type Project, resolveProject } from './project.js';
 import { createGeneratorState, type GeneratorState, stateEntries } from './state.js';
 
@@ -48,6 +57,13 @@ export interface GeneratorContext {
   watchFolders(): readonly string[];
   /** How many entries each part of the kept state holds (bounded by the project, not by runs). */
   stateEntries(): Record<string, number>;
+  /**
+   * The explain stage over the last generation's tools, after any run in progress: the hidden
+   * constraints and, with `prove`, the superset proof. The passes the generation ran are taken as
+   * they are; a tool from the cache has its contract loaded and passed, never prepared again. The
+   * same options give the same explanation until the next generation.
+   */
+  explain(options?: ExplainOptions): Promise<Explanation>;
 }
 
 /**
@@ -62,6 +78,10 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
   let project: Project | undefined;
   let lastFingerprint: string | undefined;
   let contractFiles: readonly string[] = [];
+  let generation: Generation | undefined;
+  /** Passes by the prepared tool they are of: a tool the cache keeps between runs keeps its pass. */
+  const passes = new WeakMap<PreparedTool, ToolPass>();
+  let explained: { generation: Generation; key: string; value: Explanation } | undefined;
 
   const runOnce = async (): Promise<RunOutcome> => {
     const started = performance.now();
@@ -79,7 +99,7 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
     const fingerprint = fingerprintOf(project);
     if (fingerprint === lastFingerprint)
       return outcome({ ran: false, problems: [], warnings: [], written: [] });
-    const generation = await generateProject(project, state, options);
+    generation = await generateProject(project, state, options);
     lastFingerprint = fingerprint;
     contractFiles = generation.contractFiles.map((file) => path.resolve(root, file));
     const base = {
@@ -103,17 +123,54 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
       options.write === false ? [] : await writeChangedFiles(root, generation.files, state.written);
     return outcome({ ...base, written });
   };
+  const explainOnce = async (options: ExplainOptions): Promise<Explanation> => {
+    const started = performance.now();
+    const milliseconds = options.milliseconds ?? EXPLAIN_MILLISECONDS;
+    const key = JSON.stringify([milliseconds, Boolean(options.prove)]);
+    const current = generation;
+    if (!current || !project) return (await explainTools([])).explanation;
+    if (explained?.generation === current && explained.key === key) return explained.value;
+    const known = current.tools.map((tool) => tool.pass ?? passes.get(tool.prepared));
+    // Only the tools with no pass that holds for this budget need their contracts: loaded, not prepared.
+    const toPass = current.tools.filter((_tool, index) => !passHolds(known[index], milliseconds));
+    const loaded = await loadContracts(
+      project,
+      toPass.map((tool) => tool.ref),
+    );
+    const { explanation, passes: ran } = await explainTools(
+      current.tools.map((tool, index) => {
+        const pass = known[index];
+        const contract = loaded.contracts.get(tool.ref);
+        return { ...tool, ...(pass ? { pass } : {}), ...(contract ? { contract } : {}) };
+      }),
+      { ...options, milliseconds, extend: project.config.extend },
+    );
+    for (const [index, pass] of ran.entries()) {
+      const tool = current.tools[index];
+      if (pass && tool) passes.set(tool.prepared, pass);
+    }
+    const value = {
+      ...explanation,
+      problems: [...loaded.problems, ...explanation.problems],
+      milliseconds: performance.now() - started,
+    };
+    explained = { generation: current, key, value };
+    return value;
+  };
   // One edit can bring several watch events: runs go one after another, so a run that follows
-  // another sees its fingerprint and its writes, and does nothing when nothing else changed.
+  // another sees its fingerprint and its writes, and does nothing when nothing else changed. An
+  // explanation waits in the same line, so that it explains the generation a run in progress makes.
   let queue: Promise<unknown> = Promise.resolve();
+  const enqueue = <T>(job: () => Promise<T>): Promise<T> => {
+    const next = queue.then(job);
+    queue = next.catch(() => undefined);
+    return next;
+  };
 
   return {
     root,
-    run() {
-      const next = queue.then(runOnce);
-      queue = next.catch(() => undefined);
-      return next;
-    },
+    run: () => enqueue(runOnce),
+    explain: (options = {}) => enqueue(() => explainOnce(options)),
     isOutput(file) {
       if (!project) return false;
       // The outputs, and the temporary files they are written through.

@@ -1,18 +1,20 @@
 import { performance } from 'node:perf_hooks';
-import { prepareSettingsOf, type ResolvedToolprepConfig } from '../config/options.js';
+import type { ResolvedToolprepConfig } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
+import type { ToolContract } from '../contract/types.js';
 import { type ContractRef, findContracts } from '../discover/find-contracts.js';
 import { emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
 import type { GeneratedFile } from '../emit/write-files.js';
-import { type LoadedModule, loadModules } from '../load/load-modules.js';
+import { type LoadedModule, type LoadFailure, loadModules } from '../load/load-modules.js';
 import { captureProjectHandshake } from '../load/mcp-handshake.js';
 import type { Manifest } from '../manifest/manifest.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { prepareExtension } from '../prepare/extension.js';
 import { plural } from '../shared/build/plural.js';
 import type { Problem } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
-import { explainTool } from './explain.js';
+import { explainTool, type ToolPass } from './explain.js';
 import {
   budgetOverruns,
   contractAt,
@@ -34,6 +36,14 @@ export interface GenerationOptions {
 
 export interface GenerateOptions extends ProjectOptions, GenerationOptions {}
 
+/** A tool the generation found: as prepared, where, and the explain stage's pass when it was prepared in this run. */
+export interface GeneratedTool {
+  readonly prepared: PreparedTool;
+  readonly ref: ContractRef;
+  /** None for a tool from the cache: its contract was not loaded. */
+  readonly pass?: ToolPass;
+}
+
 export interface Generation {
   /** The manifest and the module, or none when there are problems. */
   readonly files: readonly GeneratedFile[];
@@ -43,12 +53,14 @@ export interface Generation {
   /** What stops the generation: nothing is written while there is one. */
   readonly problems: readonly Problem[];
   readonly warnings: readonly Problem[];
+  /** Every tool found, in the order found (the manifest sorts them by name). */
+  readonly tools: readonly GeneratedTool[];
   readonly stats: {
     readonly scanned: number;
     /** Files past the text pre-filter. */
     readonly parsed: number;
     readonly tools: number;
-    /** The hidden constraints a short pass found (what `check --explain` reports in full), and in how many tools. */
+    /** The hidden constraints the explain stage found (what `check --explain` reports in full), and in how many tools. */
     readonly hidden: { readonly constraints: number; readonly tools: number };
     /** Contract files whose tools came from the cache, unevaluated. */
     readonly fromCache: number;
@@ -85,6 +97,7 @@ export async function generateProject(
       contractFiles: [],
       problems,
       warnings,
+      tools: [],
       stats: {
         scanned: files.length,
         parsed: discovery.parsed,
@@ -99,7 +112,7 @@ export async function generateProject(
   const refsByFile = new Map<string, ContractRef[]>();
   for (const ref of discovery.refs) refsByFile.set(ref.file, [...(refsByFile.get(ref.file) ?? []), ref]);
 
-  const found: FoundTool[] = [];
+  const found: (FoundTool & { readonly pass?: ToolPass })[] = [];
   const toLoad: string[] = [];
   for (const [file, refs] of refsByFile) {
     const hit = cache?.lookup(file, cache.keyOf(refs));
@@ -118,17 +131,7 @@ export async function generateProject(
   if (toLoad.length > 20) options.progress?.(`[toolprep] loading ${toLoad.length} contract files…`);
   const loaded = await loadModules(root, toLoad, cacheDir);
   if (!loaded.ok) {
-    problems.push(
-      ...loaded.failures.map(
-        ({ file, line, message }): Problem => ({
-          severity: 'error',
-          code: 'build-failed',
-          file: file && projectPath(root, file),
-          line,
-          message: `could not be built: ${message}`,
-        }),
-      ),
-    );
+    problems.push(...buildFailures(root, loaded.failures));
   } else {
     for (const file of toLoad) {
       const refs = refsByFile.get(file) ?? [];
@@ -136,7 +139,7 @@ export async function generateProject(
       const result = prepareFile(refs, module, config, discovery.foreignExports.get(file) ?? []);
       problems.push(...result.problems);
       warnings.push(...result.warnings);
-      const tools = await Promise.all(result.tools.map((tool) => withHiddenCount(tool, module, config)));
+      const tools = await Promise.all(result.tools.map((tool) => withPass(tool, module)));
       found.push(...tools);
       if (cache && module && result.problems.length === 0) {
         const entries = tools.map(({ exportName, member, prepared, size, hidden }) => ({
@@ -179,7 +182,8 @@ export async function generateProject(
     milliseconds: performance.now() - started,
   };
   const contractFiles = [...refsByFile.keys()];
-  if (problems.length > 0) return { files: [], contractFiles, problems, warnings, stats };
+  const tools = found.map(({ prepared, ref, pass }) => ({ prepared, ref, ...(pass ? { pass } : {}) }));
+  if (problems.length > 0) return { files: [], contractFiles, problems, warnings, tools, stats };
   const capture = await captureProjectHandshake(
     root,
     options.cache === false ? undefined : cacheDir,
@@ -215,29 +219,55 @@ export async function generateProject(
     contractFiles,
     problems,
     warnings,
+    tools,
     stats,
   };
 }
 
-/** Milliseconds a generation spends looking for each new tool's hidden constraints. */
-const HIDDEN_PASS_MILLISECONDS = 50;
-
-/** The tool with the count of hidden constraints a short pass finds, for the run's summary. */
-async function withHiddenCount(
+/**
+ * The tool with the explain stage's pass over it, run while its contract is at hand: the count of
+ * its hidden constraints goes into the summary and the cache, the pass to `context.explain()`.
+ */
+async function withPass(
   tool: FoundTool,
   module: LoadedModule | undefined,
-  config: ResolvedToolprepConfig,
-): Promise<FoundTool> {
+): Promise<FoundTool & { readonly pass?: ToolPass }> {
   const contract = module?.exports && contractAt(module.exports, tool.ref);
-  if (!isToolContract(contract)) return tool;
-  const explained = await explainTool(
-    contract,
-    tool.ref,
-    prepareSettingsOf(config),
-    { milliseconds: HIDDEN_PASS_MILLISECONDS, prove: false },
-    tool.prepared,
+  const pass = isToolContract(contract) ? await explainTool(contract, tool.prepared, tool.ref) : undefined;
+  return pass ? { ...tool, hidden: pass.findings.length, pass } : tool;
+}
+
+/**
+ * The live contracts `refs` name, their files loaded (again: for tools whose prepared form came
+ * from the cache), for the explain stage; a file that cannot be built is a problem.
+ */
+export async function loadContracts(
+  project: Project,
+  refs: readonly ContractRef[],
+): Promise<{ readonly contracts: ReadonlyMap<ContractRef, ToolContract>; readonly problems: Problem[] }> {
+  const contracts = new Map<ContractRef, ToolContract>();
+  if (refs.length === 0) return { contracts, problems: [] };
+  const files = [...new Set(refs.map((ref) => ref.file))];
+  const loaded = await loadModules(project.root, files, project.cacheDir);
+  if (!loaded.ok) return { contracts, problems: buildFailures(project.root, loaded.failures) };
+  for (const ref of refs) {
+    const exports = loaded.modules.get(ref.file)?.exports;
+    const contract = exports && contractAt(exports, ref);
+    if (isToolContract(contract)) contracts.set(ref, contract);
+  }
+  return { contracts, problems: [] };
+}
+
+function buildFailures(root: string, failures: readonly LoadFailure[]): Problem[] {
+  return failures.map(
+    ({ file, line, message }): Problem => ({
+      severity: 'error',
+      code: 'build-failed',
+      file: file && projectPath(root, file),
+      line,
+      message: `could not be built: ${message}`,
+    }),
   );
-  return { ...tool, hidden: explained?.findings.length ?? 0 };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { plural } from '../shared/build/plural.js';
 import { formatProblem } from '../shared/build/problems.js';
 import type { RunOutcome } from './context.js';
+import type { Explanation, HiddenConstraint } from './explain.js';
 
 /** A run's outcome in words, the same for the CLI, watch mode and every bundler plugin. */
 export interface OutcomeReport {
@@ -47,4 +48,39 @@ export function describeOutcome(outcome: RunOutcome, { reason, watching }: Descr
       ? `; ${plural(hidden.constraints, 'hidden constraint')} in ${plural(hidden.tools, 'tool')}: toolprep check --explain shows them`
       : '';
   return { summary: `[toolprep] ${reason}: ${found}; ${result}${explain}`, warnings, problems: [] };
+}
+
+/** An explanation in words: the command's lines, the same wherever it is shown. */
+export interface ExplanationReport {
+  /** Each `superset-violated` (and each contract file that could not be loaded). */
+  readonly problems: readonly string[];
+  readonly findings: readonly string[];
+  readonly summary: string;
+}
+
+export function describeExplanation(explanation: Explanation): ExplanationReport {
+  const violations = explanation.problems.filter((problem) => problem.code === 'superset-violated').length;
+  const superset =
+    violations > 0
+      ? `${violations} ${violations === 1 ? 'document refuses' : 'documents refuse'} values the contracts accept`
+      : explanation.proven === 0
+        ? 'no value the contracts accept was tried'
+        : `every document takes the ${explanation.proven} values the contracts accept`;
+  const outOfTime =
+    explanation.outOfTime.length === 0
+      ? ''
+      : `; out of time before every value was tried: ${explanation.outOfTime.join(', ')}`;
+  return {
+    problems: explanation.problems.map(formatProblem),
+    findings: explanation.findings.map(formatFinding),
+    summary: `[toolprep] explain: ${plural(explanation.findings.length, 'hidden constraint')} in ${plural(explanation.tools, 'tool')} (${explanation.samples} documented values parsed); ${superset}${outOfTime}; in ${Math.round(explanation.milliseconds)} ms`,
+  };
+}
+
+/** `[toolprep] src/a.ts:4 tool "x", input.path: the document allows "a", which the parser refuses: …`. */
+export function formatFinding(finding: HiddenConstraint): string {
+  const hint = finding.described
+    ? 'its description may say so already'
+    : "describe the rule in the field's description, or express it in the schema so that it reaches the document";
+  return `[toolprep] ${finding.described ? 'info: ' : ''}${finding.file}:${finding.line} tool "${finding.tool}", ${finding.field}: the document allows ${JSON.stringify(finding.counterexample)}, which the parser refuses: ${finding.message} (${hint})`;
 }

@@ -2,8 +2,7 @@ import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { describeError } from '../shared/build/problems.js';
 import type { GeneratorContext, RunOutcome } from './context.js';
-import type { ProjectOptions } from './project.js';
-import { manifestInHead, surfaceReport } from './report.js';
+import { baselineOf, surfaceReportPage } from './report.js';
 
 /** Where a dev server serves the surface report. */
 export const REPORT_PATH = '/__toolprep';
@@ -33,17 +32,22 @@ interface Shown {
  * The live surface report of a dev server: the page of the last surface generated, compared with
  * the manifest of the last commit (the dev server rewrites the file itself), made once per version.
  */
-export function createReportServer(
-  generator: GeneratorContext,
-  project: Omit<ProjectOptions, 'root'>,
-): ReportServer {
+export function createReportServer(generator: GeneratorContext): ReportServer {
   let shown: Shown | undefined;
   let page: { version: number; text: Promise<string> } | undefined;
-  /** The page of one surface: the one place the report server asks for explain's findings. */
-  const renderPage = ({ manifest, config, version }: Shown): Promise<string> => {
+  /** The page of one surface, with the findings of the generation the dev server already made. */
+  const renderPage = async ({ manifest, config, version }: Shown): Promise<string> => {
     const live = { versionUrl: `${REPORT_PATH}/version`, version };
-    const options = { ...project, root: generator.root };
-    return surfaceReport(options, manifest, config, manifestInHead(generator.root, config), live);
+    const { findings } = await generator.explain();
+    // The dev server rewrites the file on disk itself: only a commit is something to compare with.
+    const baseline = baselineOf(generator.root, config);
+    return surfaceReportPage({
+      manifest,
+      config,
+      ...(baseline.from === 'disk' ? {} : { baseline }),
+      findings,
+      live,
+    });
   };
   return {
     publish(outcome) {

@@ -5,8 +5,7 @@ import type { ResolvedToolprepConfig } from '../config/options.js';
 import { reportPage } from '../emit/report-page.js';
 import { describeSurfaceChanges } from '../emit/surface-diff.js';
 import type { Manifest } from '../manifest/manifest.js';
-import { explainProject } from './explain.js';
-import type { ProjectOptions } from './project.js';
+import type { HiddenConstraint } from './explain.js';
 
 /** The manifest at `file` (the committed one), or undefined when there is none. */
 export function readManifest(file: string): Manifest | undefined {
@@ -17,31 +16,67 @@ export function readManifest(file: string): Manifest | undefined {
   }
 }
 
+export interface SurfaceReportInput {
+  /** The manifest as generated. */
+  readonly manifest: Manifest;
+  readonly config: ResolvedToolprepConfig;
+  /** What to show the changes since (`baselineOf`); none: no changes shown. */
+  readonly baseline?: Baseline;
+  /** The explain stage's findings (`context.explain()`). */
+  readonly findings: readonly HiddenConstraint[];
+  /** For a dev server: the page reloads when `versionUrl` answers another version. */
+  readonly live?: { readonly versionUrl: string; readonly version: number };
+}
+
 /**
  * The surface report (`inspect --html`, and Vite's dev server at `/__toolprep`): the generated
- * manifest with the config's budget, the changes since `committed`, and the hidden constraints an
- * explain pass finds.
+ * manifest with the config's budget, the changes since the committed one, and the hidden
+ * constraints the generator context's explain stage found.
  */
-export async function surfaceReport(
-  project: ProjectOptions,
-  manifest: Manifest,
-  config: ResolvedToolprepConfig,
-  committed: Manifest | undefined,
-  live?: { readonly versionUrl: string; readonly version: number },
-): Promise<string> {
-  const { findings } = await explainProject(project);
+export function surfaceReportPage({
+  manifest,
+  config,
+  baseline,
+  findings,
+  live,
+}: SurfaceReportInput): string {
   return reportPage({
     manifest,
     ...(config.budget ? { budget: config.budget } : {}),
-    ...(committed ? { changes: describeSurfaceChanges(committed, manifest) } : {}),
+    ...(baseline
+      ? { changes: { since: baseline.label, lines: describeSurfaceChanges(baseline.manifest, manifest) } }
+      : {}),
     findings,
     ...(live ? { live } : {}),
   });
 }
 
-/** The committed manifest of a project: the file its config names, under its root. */
-export function committedManifest(root: string, config: ResolvedToolprepConfig): Manifest | undefined {
-  return readManifest(path.join(root, config.manifest));
+/** The manifest a report shows the changes since, and the words that say which one it is. */
+export interface Baseline {
+  /** Absent when there is none: every tool is then new. */
+  readonly manifest?: Manifest;
+  /** Where it comes from: the last commit, the file on disk, or nowhere. */
+  readonly from: 'head' | 'disk' | 'none';
+  readonly label: string;
+}
+
+/**
+ * What a report compares the generated surface with: the manifest committed at `HEAD` where the
+ * project is in git and has committed it; otherwise the file on disk, saying so (after `generate`
+ * it is the surface itself, so it shows no change); otherwise nothing.
+ */
+export function baselineOf(root: string, config: ResolvedToolprepConfig): Baseline {
+  const inHead = manifestInHead(root, config);
+  if (inHead)
+    return { manifest: inHead, from: 'head', label: `the manifest committed at HEAD (${config.manifest})` };
+  const onDisk = readManifest(path.join(root, config.manifest));
+  if (onDisk)
+    return {
+      manifest: onDisk,
+      from: 'disk',
+      label: `${config.manifest} on disk (none is committed at HEAD)`,
+    };
+  return { from: 'none', label: 'nothing: no manifest is committed or on disk' };
 }
 
 /**
