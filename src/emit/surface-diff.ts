@@ -11,36 +11,13 @@ type Properties = Record<string, Record<string, unknown>>;
  * removed and renamed; fields added, removed, retyped, made required or optional; descriptions.
  */
 export function describeSurfaceChanges(before: Manifest | undefined, after: Manifest): string[] {
-  const old = new Map((before?.tools ?? []).map((tool) => [tool.name, tool]));
-  const next = new Map(after.tools.map((tool) => [tool.name, tool]));
   const lines: string[] = [];
-  const renamedFrom = new Map<string, ManifestTool>();
-  // A tool is the same tool renamed when it comes from the same export, or (an export renamed too)
-  // from the same file with the same input document.
-  const fileOf = (tool: ManifestTool) => tool.source.split('#')[0];
-  const sameInput = (a: ManifestTool, b: ManifestTool) =>
-    JSON.stringify(a.inputSchema.mcp) === JSON.stringify(b.inputSchema.mcp);
-  const taken = new Set<string>();
-  for (const tool of after.tools) {
-    if (old.has(tool.name)) continue;
-    const gone = (before?.tools ?? []).filter(
-      (candidate) => !next.has(candidate.name) && !taken.has(candidate.name),
-    );
-    const previous =
-      gone.find((candidate) => candidate.source === tool.source) ??
-      gone.find((candidate) => fileOf(candidate) === fileOf(tool) && sameInput(candidate, tool));
-    if (previous) {
-      renamedFrom.set(tool.name, previous);
-      taken.add(previous.name);
-    }
-  }
-  const renamedNames = new Set([...renamedFrom.values()].map((tool) => tool.name));
-  for (const tool of before?.tools ?? []) {
-    if (!next.has(tool.name) && !renamedNames.has(tool.name))
+  const pairs = pairTools(before, after);
+  for (const { before: tool } of pairs)
+    if (tool && !pairs.some((pair) => pair.before === tool && pair.after))
       lines.push(`- tool ${tool.name} removed (was ${tool.source})`);
-  }
-  for (const tool of after.tools) {
-    const previous = old.get(tool.name) ?? renamedFrom.get(tool.name);
+  for (const { before: previous, after: tool } of pairs) {
+    if (!tool) continue;
     if (!previous) {
       lines.push(`+ tool ${tool.name} added (${tool.source})`);
       continue;
@@ -54,6 +31,40 @@ export function describeSurfaceChanges(before: Manifest | undefined, after: Mani
     lines.push(...changes.map((change) => `    ${change}`));
   }
   return lines;
+}
+
+/** A tool of the committed manifest and the tool it became; one side is absent when added or removed. */
+export interface ToolPair {
+  readonly before?: ManifestTool;
+  readonly after?: ManifestTool;
+}
+
+/**
+ * The tools of two manifests paired: by name, or as a rename when a tool comes from the same
+ * export, or (an export renamed too) from the same file with the same input document. The new
+ * manifest's tools in order, then the removed ones.
+ */
+export function pairTools(before: Manifest | undefined, after: Manifest): ToolPair[] {
+  const oldTools = before?.tools ?? [];
+  const old = new Map(oldTools.map((tool) => [tool.name, tool]));
+  const next = new Set(after.tools.map((tool) => tool.name));
+  const fileOf = (tool: ManifestTool) => tool.source.split('#')[0];
+  const sameInput = (a: ManifestTool, b: ManifestTool) =>
+    JSON.stringify(a.inputSchema.mcp) === JSON.stringify(b.inputSchema.mcp);
+  const taken = new Set<string>();
+  const pairs: ToolPair[] = after.tools.map((tool) => {
+    const named = old.get(tool.name);
+    if (named) return { before: named, after: tool };
+    const gone = oldTools.filter((candidate) => !next.has(candidate.name) && !taken.has(candidate.name));
+    const previous =
+      gone.find((candidate) => candidate.source === tool.source) ??
+      gone.find((candidate) => fileOf(candidate) === fileOf(tool) && sameInput(candidate, tool));
+    if (previous) taken.add(previous.name);
+    return previous ? { before: previous, after: tool } : { after: tool };
+  });
+  for (const tool of oldTools)
+    if (!next.has(tool.name) && !taken.has(tool.name)) pairs.push({ before: tool });
+  return pairs;
 }
 
 function toolChanges(before: ManifestTool, after: ManifestTool): string[] {

@@ -1,0 +1,136 @@
+import { execFileSync } from 'node:child_process';
+import { afterEach, describe, expect, test } from 'vitest';
+import { copyFixture, type FixtureProject } from '../support/fixture-project.js';
+
+const projects: FixtureProject[] = [];
+function project(name: string): FixtureProject {
+  const copy = copyFixture(name);
+  projects.push(copy);
+  return copy;
+}
+afterEach(() => {
+  for (const copy of projects.splice(0)) copy.remove();
+});
+
+/** The unified diffs of `check`'s output, by their `--- a/…` label. */
+function patches(stdout: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const part of stdout.split(/^(?=--- a\/)/m).slice(1)) {
+    const label = (part.match(/^--- a\/(.*)\tcommitted$/m) as RegExpMatchArray)[1] as string;
+    found.set(label, part);
+  }
+  return found;
+}
+
+const changedLines = (patch: string) => patch.split('\n').filter((line) => /^[-+](?![-+]{2} )/.test(line));
+
+describe('toolprep check shows the difference per tool, and summarises the generated module', () => {
+  test('a renamed tool is one changed line in its own diff, not a move of the sorted manifest', () => {
+    const fixture = project('project');
+    fixture.cli('generate');
+    fixture.write(
+      'src/tools/notes.ts',
+      fixture
+        .read('src/tools/notes.ts')
+        .replace("description: 'Set the tags", "name: 'a_tag_notes',\n  description: 'Set the tags"),
+    );
+    const check = fixture.cli('check');
+    expect(check.status).toBe(1);
+    const found = patches(check.stdout);
+    const renamed = found.get('toolprep.manifest.json (tool a_tag_notes)') as string;
+    expect(changedLines(renamed)).toEqual(['-      "name": "tag_notes",', '+      "name": "a_tag_notes",']);
+    // Only the renamed tool (and the module, which carries the manifest) differ.
+    expect([...found.keys()].sort()).toEqual([
+      'src/toolprep.gen.ts',
+      'toolprep.manifest.json (tool a_tag_notes)',
+    ]);
+  });
+
+  test('an edited field is a diff of that tool alone, at the depth the manifest writes it', () => {
+    const fixture = project('project');
+    fixture.cli('generate');
+    fixture.write(
+      'src/tools/stats.ts',
+      fixture
+        .read('src/tools/stats.ts')
+        .replace("description: 'Count notes, words and tags.'", "description: 'Count notes and words.'"),
+    );
+    const found = patches(fixture.cli('check').stdout);
+    const stats = found.get('toolprep.manifest.json (tool note_stats)') as string;
+    expect(changedLines(stats)).toContain('-      "description": "Count notes, words and tags.",');
+    expect(changedLines(stats)).toContain('+      "description": "Count notes and words.",');
+    expect([...found.keys()].filter((label) => label.startsWith('toolprep.manifest.json (tool'))).toEqual([
+      'toolprep.manifest.json (tool note_stats)',
+    ]);
+  });
+
+  test("the module's embedded JSON is summarised by its length and digest, never printed", () => {
+    const fixture = project('project');
+    fixture.cli('generate');
+    fixture.write(
+      'src/tools/stats.ts',
+      fixture
+        .read('src/tools/stats.ts')
+        .replace("description: 'Count notes, words and tags.'", "description: 'Count notes and words.'"),
+    );
+    const stdout = fixture.cli('check').stdout;
+    const module = patches(stdout).get('src/toolprep.gen.ts') as string;
+    const summaries = changedLines(module);
+    expect(summaries.length).toBeGreaterThanOrEqual(2);
+    for (const line of summaries)
+      expect(line).toMatch(/ … \(a line of [\d,]+ characters, digest [0-9a-f]{16}\)$/);
+    // The old and the new line differ, and so do their summaries.
+    expect(new Set(summaries.map((line) => line.slice(1))).size).toBe(summaries.length);
+    expect(Math.max(...stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(400);
+  });
+});
+
+describe('inspect --html shows the changes since the manifest committed at HEAD, and says so', () => {
+  const editStats = (fixture: FixtureProject) =>
+    fixture.write(
+      'src/tools/stats.ts',
+      fixture
+        .read('src/tools/stats.ts')
+        .replace("description: 'Count notes, words and tags.'", "description: 'Count notes and words.'"),
+    );
+
+  test('in git: after generate, the page still shows the edit since the last commit', () => {
+    const fixture = project('project');
+    fixture.cli('generate');
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: fixture.dir,
+        stdio: 'ignore',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+      });
+    git('init', '-q');
+    git('add', 'toolprep.manifest.json');
+    git('commit', '-qm', 'tools');
+    editStats(fixture);
+    expect(fixture.cli('generate').status).toBe(0);
+    const inspect = fixture.cli('inspect', '--html', 'report.html');
+    expect(inspect.stdout).toContain('changes since the manifest committed at HEAD (toolprep.manifest.json)');
+    const page = fixture.read('report.html');
+    expect(page).toContain('Compared with the manifest committed at HEAD (toolprep.manifest.json).');
+    expect(page).toContain('~ tool note_stats');
+  });
+
+  test('outside git: the file on disk, named as such', () => {
+    const fixture = project('project');
+    fixture.cli('generate');
+    editStats(fixture);
+    const inspect = fixture.cli('inspect', '--html', 'report.html');
+    expect(inspect.stdout).toContain(
+      'changes since toolprep.manifest.json on disk (none is committed at HEAD)',
+    );
+    const page = fixture.read('report.html');
+    expect(page).toContain('Compared with toolprep.manifest.json on disk (none is committed at HEAD).');
+    expect(page).toContain('~ tool note_stats');
+  });
+});
