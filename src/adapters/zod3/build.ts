@@ -3,39 +3,14 @@ import { setOwn } from '../../shared/run/own-property.js';
 import { draft07To202012, inlineAcyclicReferences, schemaKeyFirst } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
-import { wrappedBy, type Zod3Def, type Zod3Schema } from './def.js';
+import { factsOf, wrappedBy, type Zod3Def, type Zod3Schema } from './def.js';
 import { zod3ListCheck } from './list-checks.js';
 import { schemaAt } from './locate.js';
 import { zod3 } from './runtime.js';
 import { zod3View } from './view.js';
 
-/** Types JSON Schema cannot show, with Zod 4's words for them: the same rules for both. */
-const UNREPRESENTABLE: Record<string, string> = {
-  ZodDate: 'Date',
-  ZodBigInt: 'BigInt',
-  ZodUndefined: 'Undefined',
-  ZodVoid: 'Void',
-  ZodNaN: 'NaN',
-  ZodSymbol: 'Symbols',
-  ZodFunction: 'Function types',
-  // Zod 4 shows a promise as what it resolves to; Zod 3's parser refuses any value that is not a
-  // promise, which no JSON argument is.
-  ZodPromise: 'Promises',
-  ZodMap: 'Map',
-  ZodSet: 'Set',
-};
-
-const HINTS: Record<string, string> = {
-  ZodDate: 'take an ISO string with z.string().datetime() and convert it in the handler',
-  ZodBigInt: 'take z.string() or z.number().int() and convert it in the handler',
-  ZodMap: 'take z.record() instead of z.map()',
-  ZodSet: 'take z.array() instead of z.set()',
-  ZodPromise: 'take the value itself: arguments arrive as JSON, never as a promise',
-  ZodEffects: 'a transform has no output shape; drop `output` or describe what the tool returns',
-};
-
-function hintFor(typeName: string): string {
-  return `${HINTS[typeName] ?? 'use a schema JSON can carry'}, or set unrepresentable: 'degrade' to show it as {}`;
+function hintFor(def: Zod3Def): string {
+  return `${factsOf(def).hint ?? 'use a schema JSON can carry'}, or set unrepresentable: 'degrade' to show it as {}`;
 }
 
 /**
@@ -53,8 +28,9 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
   schemaAt,
   convert(schema, { dialect, io }) {
     const unrepresentable: UnrepresentableNode[] = [];
-    const report = (typeName: string, path: readonly (string | number)[], message: string) => {
-      unrepresentable.push({ field: fieldPath(path.slice(1)), message, hint: hintFor(typeName) });
+    const report = (def: Zod3Def, path: readonly (string | number)[], words: string) => {
+      const message = `${words} cannot be represented in JSON Schema`;
+      unrepresentable.push({ field: fieldPath(path.slice(1)), message, hint: hintFor(def) });
       return {};
     };
     const protoFields = protoFieldKeeper();
@@ -72,33 +48,33 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
       override: (def, refs, _seen, forceResolution) => {
         const captured = protoFields.capture(def, refs, forceResolution);
         if (captured !== ignoreOverride) return captured;
-        const { typeName } = def as unknown as Zod3Def;
-        const words = UNREPRESENTABLE[typeName];
-        if (words) return report(typeName, refs.currentPath, `${words} cannot be represented in JSON Schema`);
-        if (typeName === 'ZodLiteral' && (def as unknown as Zod3Def).value === undefined)
-          return report(
-            typeName,
-            refs.currentPath,
-            'Literal `undefined` cannot be represented in JSON Schema',
-          );
-        if (
-          io === 'output' &&
-          typeName === 'ZodEffects' &&
-          (def as unknown as Zod3Def).effect?.type === 'transform'
-        )
-          return report(typeName, refs.currentPath, 'Transforms cannot be represented in JSON Schema');
-        return ignoreOverride;
+        const zodDef = def as unknown as Zod3Def;
+        const facts = factsOf(zodDef);
+        const words =
+          facts.unrepresentable ??
+          (io === 'output' ? facts.outputUnrepresentable : undefined) ??
+          // A literal's value, not its type: `undefined` is no JSON value.
+          (facts.kind === 'values' && facts.values(zodDef).includes(undefined)
+            ? 'Literal `undefined`'
+            : undefined);
+        return words ? report(zodDef, refs.currentPath, words) : ignoreOverride;
       },
       postProcess: (json, def, refs) => {
-        const { typeName, catchValue, shape } = def as unknown as Zod3Def;
-        if (typeName === 'ZodObject') protoFields.restore(json, refs);
+        const zodDef = def as unknown as Zod3Def;
+        const facts = factsOf(zodDef);
+        const { catchValue, shape } = zodDef;
+        if (facts.kind === 'object') protoFields.restore(json, refs);
         // A discriminated union takes exactly one variant, as Zod 4's converter says.
-        if (typeName === 'ZodDiscriminatedUnion' && (json as { anyOf?: unknown })?.anyOf) {
+        if (
+          facts.kind === 'union' &&
+          zodDef.discriminator !== undefined &&
+          (json as { anyOf?: unknown })?.anyOf
+        ) {
           const { anyOf, ...rest } = json as { anyOf: unknown[] };
           return { ...rest, oneOf: anyOf } as never;
         }
         // On the output side a field with a default or a catch is always there.
-        if (io === 'output' && typeName === 'ZodObject' && json) {
+        if (io === 'output' && facts.kind === 'object' && json) {
           const required = Object.entries(shape?.() ?? {})
             .filter(([, field]) => !mayBeMissingFromOutput(field))
             .map(([key]) => key);
@@ -106,7 +82,7 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
           return (required.length > 0 ? { ...rest, required } : rest) as never;
         }
         // A fixed `.catch()` value is shown as the default, as Zod 4's converter shows it.
-        if (typeName === 'ZodCatch' && json && catchValue) {
+        if (json && catchValue) {
           const fallback = fixedCatchValue(catchValue);
           if (fallback !== undefined) return { ...json, default: fallback } as never;
         }
@@ -197,31 +173,19 @@ function sharedDefinitions(root: Zod3Schema): Record<string, Zod3Schema> {
 
 /** Every schema a Zod 3 schema holds, as zod-to-json-schema walks them. */
 function childrenOf(schema: Zod3Schema): Zod3Schema[] {
-  const def = schema._def;
-  const wrapped = wrappedBy(schema) ?? (def.typeName === 'ZodEffects' ? def.schema : undefined);
-  return [
-    wrapped,
-    ...(def.typeName === 'ZodObject' ? Object.values(def.shape?.() ?? {}) : []),
-    def.typeName === 'ZodArray' ? def.type : undefined,
-    def.catchall,
-    def.keyType,
-    def.valueType,
-    ...(def.items ?? []),
-    def.rest ?? undefined,
-    ...(def.options ?? []),
-    def.left,
-    def.right,
-    def.typeName === 'ZodPipeline' ? def.out : undefined,
-  ].filter((child): child is Zod3Schema => typeof child === 'object' && child !== null && '_def' in child);
+  const holds = factsOf(schema._def).holds?.(schema._def) ?? [];
+  return [wrappedBy(schema), ...holds].filter(
+    (child): child is Zod3Schema => typeof child === 'object' && child !== null && '_def' in child,
+  );
 }
 
 /** Whether a field's parsed value may lack it: optional, and not given a value by a default. */
 function mayBeMissingFromOutput(field: Zod3Schema): boolean {
-  const def = field._def;
-  if (def.typeName === 'ZodOptional') return true;
-  if (def.typeName === 'ZodDefault' || def.typeName === 'ZodCatch') return false;
-  if (def.typeName === 'ZodReadonly' || def.typeName === 'ZodBranded')
-    return mayBeMissingFromOutput(wrappedBy(field) as Zod3Schema);
+  const facts = factsOf(field._def);
+  const missing = facts.kind === 'wrapper' ? facts.missing : undefined;
+  if (missing === 'kept') return true;
+  if (missing === 'filled') return false;
+  if (missing === 'inner') return mayBeMissingFromOutput(wrappedBy(field) as Zod3Schema);
   return (field as unknown as { isOptional(): boolean }).isOptional();
 }
 

@@ -1,5 +1,6 @@
 import type { ListCheck, ValueCheck } from '../../manifest/plan.js';
-import { nativeEnumValues, TRANSPARENT, type Zod3Def, type Zod3Schema } from './def.js';
+import { keepsValues } from '../type-facts.js';
+import { factsOf, type Zod3Def, type Zod3Schema } from './def.js';
 
 /**
  * Compiles "would this array member accept that parsed array" to data where that is exact, and
@@ -7,10 +8,9 @@ import { nativeEnumValues, TRANSPARENT, type Zod3Def, type Zod3Schema } from './
  */
 export function zod3ListCheck(member: Zod3Schema): Exclude<ListCheck, { defer: unknown }> | undefined {
   let schema = member;
-  while (TRANSPARENT.has(schema._def.typeName) || schema._def.typeName === 'ZodNullable')
-    schema = unwrap(schema) as Zod3Schema;
+  for (let inner = listedThrough(schema); inner; inner = listedThrough(schema)) schema = inner;
   const def = schema._def;
-  if (def.typeName !== 'ZodArray') return undefined;
+  if (factsOf(def).kind !== 'array') return undefined;
   const item = compileValueCheck(def.type as Zod3Schema);
   if (!item) return undefined;
   const bounds: { minItems?: number; maxItems?: number } = {};
@@ -20,44 +20,47 @@ export function zod3ListCheck(member: Zod3Schema): Exclude<ListCheck, { defer: u
   return { ...bounds, item };
 }
 
-function unwrap(schema: Zod3Schema): Zod3Schema | undefined {
-  const def = schema._def;
-  return def.typeName === 'ZodBranded' ? def.type : def.innerType;
+/** What a wrapper that keeps the values it wraps (`null` aside) wraps: an array through it is one. */
+function listedThrough(schema: Zod3Schema): Zod3Schema | undefined {
+  const facts = factsOf(schema._def);
+  return facts.kind === 'wrapper' && keepsValues(facts.takes) ? facts.inner(schema) : undefined;
 }
 
 function compileValueCheck(schema: Zod3Schema): ValueCheck | undefined {
   const def = schema._def;
-  if (TRANSPARENT.has(def.typeName)) {
-    const inner = unwrap(schema);
-    return inner && compileValueCheck(inner);
-  }
-  switch (def.typeName) {
-    case 'ZodNullable': {
-      const inner = def.innerType && compileValueCheck(def.innerType);
-      return inner && { anyOf: [{ type: 'null' }, inner] };
+  const facts = factsOf(def);
+  switch (facts.kind) {
+    case 'wrapper': {
+      if (facts.takes === 'anything') return { any: true };
+      if (facts.takes === 'within') return undefined;
+      const wrapped = facts.inner(schema);
+      const inner = wrapped && compileValueCheck(wrapped);
+      return facts.takes === 'same' ? inner : inner && { anyOf: [{ type: 'null' }, inner] };
     }
-    case 'ZodAny':
-    case 'ZodUnknown':
-    case 'ZodCatch':
-      return { any: true };
-    case 'ZodBoolean':
-      return def.coerce ? { any: true } : { type: 'boolean' };
-    case 'ZodNull':
-      return { type: 'null' };
-    case 'ZodLiteral':
-      return { values: [def.value as string] };
-    case 'ZodEnum':
-      return { values: def.values as string[] };
-    case 'ZodNativeEnum':
-      return { values: nativeEnumValues(def.values as Record<string, unknown>) as (string | number)[] };
-    case 'ZodString':
-      return def.coerce ? undefined : compileStringCheck(def);
-    case 'ZodNumber':
-      return def.coerce ? undefined : compileNumberCheck(def);
-    case 'ZodUnion': {
+    case 'values':
+      return { values: facts.values(def) as (string | number | boolean | null)[] };
+    case 'union': {
+      if (def.discriminator !== undefined) return undefined;
       const options = (def.options ?? []).map(compileValueCheck);
       return options.every((option) => option !== undefined) ? { anyOf: options as ValueCheck[] } : undefined;
     }
+    case 'text':
+    case 'any':
+    case 'scalar':
+      switch (facts.json) {
+        case 'any':
+          return { any: true };
+        case 'boolean':
+          return def.coerce ? { any: true } : { type: 'boolean' };
+        case 'null':
+          return { type: 'null' };
+        case 'string':
+          return def.coerce ? undefined : compileStringCheck(def);
+        case 'number':
+          return def.coerce ? undefined : compileNumberCheck(def);
+        default:
+          return undefined;
+      }
     default:
       return undefined;
   }

@@ -1,7 +1,7 @@
 import type { Position } from '../../manifest/plan.js';
 import { getOwn } from '../../shared/run/own-property.js';
 import { followSteps, type StepTargets } from '../steps.js';
-import { wrappedBy, type Zod3Schema } from './def.js';
+import { factsOf, wrappedBy, type Zod3Schema } from './def.js';
 
 /**
  * The Zod 3 schema at a position's steps under a root (see `Position`), found through `_def`, with
@@ -17,7 +17,7 @@ function targetsOf(schema: Zod3Schema): StepTargets<Zod3Schema> {
   const def = schema._def;
   return {
     field: (name) => getOwn(def.shape?.(), name),
-    items: () => (def.typeName === 'ZodArray' ? def.type : (def.rest ?? undefined)),
+    items: () => (factsOf(def).kind === 'array' ? def.type : (def.rest ?? undefined)),
     item: (index) => def.items?.[index],
     values: () => def.valueType ?? def.catchall,
     member: (index) => def.options?.[index],

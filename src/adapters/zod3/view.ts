@@ -1,9 +1,7 @@
 import { getOwn } from '../../shared/run/own-property.js';
+import { keepsValues } from '../type-facts.js';
 import type { SchemaNode, SchemaView } from '../types.js';
-import { isZod3, nativeEnumValues, wrappedBy, type Zod3Schema } from './def.js';
-
-const TEXT = new Set(['ZodString']);
-const ANYTHING = new Set(['ZodAny', 'ZodUnknown']);
+import { factsOf, isZod3, wrappedBy, type Zod3Schema } from './def.js';
 
 /** Zod 3 (`zod@3`, and `zod/v3` of zod 3.25), read through `_def`. */
 export const zod3View: SchemaView<Zod3Schema> = {
@@ -15,38 +13,36 @@ export const zod3View: SchemaView<Zod3Schema> = {
   },
   node(schema): SchemaNode<Zod3Schema> {
     const def = schema._def;
-    switch (def.typeName) {
-      case 'ZodObject': {
+    const facts = factsOf(schema._def);
+    switch (facts.kind) {
+      case 'object': {
         // Every Zod 3 object has a catch-all, `z.never()` unless one was given: the key policy
         // (strip, strict, passthrough) says what undeclared keys meet then.
         const catchall = def.catchall?._def.typeName === 'ZodNever' ? undefined : def.catchall;
         const closed = catchall === undefined && def.unknownKeys === 'strict';
         return { kind: 'object', fields: def.shape?.() ?? {}, rest: catchall, closed };
       }
-      case 'ZodRecord':
+      case 'record':
         return { kind: 'record', values: def.valueType as Zod3Schema };
-      case 'ZodArray':
+      case 'array':
         return { kind: 'array', element: def.type as Zod3Schema };
-      case 'ZodTuple':
+      case 'tuple':
         return { kind: 'tuple', items: def.items ?? [], rest: def.rest ?? undefined };
-      case 'ZodUnion':
-        return { kind: 'union', options: def.options ?? [] };
-      case 'ZodDiscriminatedUnion':
+      case 'union':
         return { kind: 'union', options: def.options ?? [], discriminator: def.discriminator };
-      case 'ZodIntersection':
+      case 'intersection':
         return { kind: 'intersection', sides: [def.left as Zod3Schema, def.right as Zod3Schema] };
-      case 'ZodEffects':
-        // Only a preprocess is left once wrappers are looked through: it takes anything.
-        return { kind: 'any' };
-      default: {
-        const values = takenValues(schema);
-        if (values) return { kind: values.some((value) => typeof value === 'string') ? 'text' : 'scalar' };
-        return { kind: TEXT.has(def.typeName) ? 'text' : ANYTHING.has(def.typeName) ? 'any' : 'scalar' };
-      }
+      case 'values':
+        return { kind: facts.values(def).some((value) => typeof value === 'string') ? 'text' : 'scalar' };
+      case 'wrapper':
+        // Read once `resolve` has looked it through: what is left wraps nothing toolprep can read.
+        return { kind: 'scalar' };
+      default:
+        return { kind: facts.kind };
     }
   },
   tags(option, key) {
-    const field = option._def.typeName === 'ZodObject' ? getOwn(option._def.shape?.(), key) : undefined;
+    const field = factsOf(option._def).kind === 'object' ? getOwn(option._def.shape?.(), key) : undefined;
     return field ? (tagsOf(field) ?? []) : [];
   },
   typeName: (schema) => schema._def.typeName.replace(/^Zod/, '').toLowerCase(),
@@ -59,88 +55,52 @@ export const zod3View: SchemaView<Zod3Schema> = {
       .map(([key]) => key),
 };
 
-/** Types whose parser refuses `null`. Any type not named here or below may take it. */
-const REFUSE_NULL = new Set([
-  'ZodString',
-  'ZodNumber',
-  'ZodBoolean',
-  'ZodBigInt',
-  'ZodSymbol',
-  'ZodUndefined',
-  'ZodVoid',
-  'ZodNever',
-  'ZodDate',
-  'ZodObject',
-  'ZodArray',
-  'ZodTuple',
-  'ZodRecord',
-  'ZodMap',
-  'ZodSet',
-  'ZodEnum',
-  'ZodNativeEnum',
-  'ZodNaN',
-  'ZodFunction',
-  'ZodPromise',
-]);
-
 function takesNull(schema: Zod3Schema, seen: Set<Zod3Schema>): boolean {
   if (seen.has(schema)) return true;
   seen.add(schema);
   const def = schema._def;
-  switch (def.typeName) {
-    case 'ZodNullable':
-    case 'ZodCatch':
-      return true;
-    case 'ZodLiteral':
-      return def.value === null;
-    case 'ZodUnion':
-    case 'ZodDiscriminatedUnion':
-      return (def.options ?? []).some((option) => takesNull(option, seen));
-    case 'ZodIntersection':
-      return takesNull(def.left as Zod3Schema, seen) && takesNull(def.right as Zod3Schema, seen);
-    default: {
-      // Optional, default, readonly, branded, lazy, a pipe's input, a refinement or transform:
-      // what they wrap decides (a preprocess wraps nothing: it may take null).
-      const inner = wrappedBy(schema);
-      return inner ? takesNull(inner, seen) : !REFUSE_NULL.has(def.typeName);
+  const facts = factsOf(schema._def);
+  switch (facts.kind) {
+    case 'wrapper': {
+      if (facts.takes === 'same or null' || facts.takes === 'anything') return true;
+      const inner = facts.inner(schema);
+      return inner ? takesNull(inner, seen) : true;
     }
+    case 'values':
+      return facts.null === 'listed' && facts.values(def).includes(null);
+    case 'union':
+      return (def.options ?? []).some((option) => takesNull(option, seen));
+    case 'intersection':
+      return takesNull(def.left as Zod3Schema, seen) && takesNull(def.right as Zod3Schema, seen);
+    case 'object':
+    case 'record':
+    case 'array':
+    case 'tuple':
+      return false;
+    default:
+      return facts.null === 'taken';
   }
 }
-
-/** Wrappers through which a schema takes the strings it wraps and no other. */
-const STRING_PRESERVING = new Set(['ZodOptional', 'ZodNullable', 'ZodDefault', 'ZodReadonly', 'ZodBranded']);
 
 function stringValues(schema: Zod3Schema): readonly string[] | undefined {
-  const def = schema._def;
-  if (STRING_PRESERVING.has(def.typeName)) {
-    const inner = wrappedBy(schema);
+  const facts = factsOf(schema._def);
+  if (facts.kind === 'wrapper') {
+    const inner = keepsValues(facts.takes) ? facts.inner(schema) : undefined;
     return inner ? stringValues(inner) : undefined;
   }
-  const values = takenValues(schema);
-  const strings = values?.filter((value): value is string => typeof value === 'string');
-  return strings && strings.length > 0 ? strings : undefined;
-}
-
-/** The values a literal or an enum is limited to; undefined for another schema. */
-function takenValues(schema: Zod3Schema): readonly unknown[] | undefined {
-  const def = schema._def;
-  if (def.typeName === 'ZodLiteral') return [def.value];
-  if (def.typeName === 'ZodEnum') return def.values as readonly unknown[];
-  if (def.typeName === 'ZodNativeEnum') return nativeEnumValues(def.values as Record<string, unknown>);
-  return undefined;
+  if (facts.kind !== 'values') return undefined;
+  const strings = facts.values(schema._def).filter((value): value is string => typeof value === 'string');
+  return strings.length > 0 ? strings : undefined;
 }
 
 /** The tags a discriminator field takes, as Zod 3 reads them for a discriminated union. */
 function tagsOf(schema: Zod3Schema): unknown[] | undefined {
-  const def = schema._def;
-  const values = takenValues(schema);
-  if (values) return [...values];
-  if (def.typeName === 'ZodNull') return [null];
-  if (def.typeName === 'ZodUndefined') return [undefined];
-  const inner = wrappedBy(schema);
-  if (!inner) return undefined;
-  const tags = tagsOf(inner);
-  if (def.typeName === 'ZodOptional') return tags && [undefined, ...tags];
-  if (def.typeName === 'ZodNullable') return tags && [null, ...tags];
+  const facts = factsOf(schema._def);
+  if (facts.kind === 'values') return [...facts.values(schema._def)];
+  if (facts.kind !== 'wrapper') return facts.tags && [...facts.tags];
+  const inner = facts.inner(schema);
+  const tags = inner && tagsOf(inner);
+  if (facts.missing === 'kept') return tags && [undefined, ...tags];
+  if (facts.takes === 'same or null') return tags && [null, ...tags];
   return tags;
 }

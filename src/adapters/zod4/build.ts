@@ -5,10 +5,11 @@ import { isRecord } from '../../shared/run/is-record.js';
 import { setOwn } from '../../shared/run/own-property.js';
 import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
+import { defOf, factsOf } from './def.js';
 import { zod4ListCheck } from './list-checks.js';
 import { schemaAt } from './locate.js';
 import { zod4 } from './runtime.js';
-import { defOf, zod4View } from './view.js';
+import { zod4View } from './view.js';
 
 /**
  * A schema's metadata (`.describe()`, `.meta()`), whichever copy of Zod 4 made it: the registry
@@ -43,7 +44,7 @@ export const zod4Builder: SchemaBuilder<$ZodType> = {
       io,
       metadata,
       unrepresentable: ({ zodSchema, path, message }) => {
-        unrepresentable.push({ field: fieldPath(path), message, hint: hintFor(zodSchema._zod.def.type) });
+        unrepresentable.push({ field: fieldPath(path), message, hint: hintFor(zodSchema) });
         return 'any';
       },
       override: ({ zodSchema, jsonSchema }) => {
@@ -57,17 +58,8 @@ export const zod4Builder: SchemaBuilder<$ZodType> = {
   listCheck: zod4ListCheck,
 };
 
-const HINTS: Record<string, string> = {
-  date: 'take an ISO string with z.iso.datetime() and convert it in the handler',
-  bigint: 'take z.string() or z.number().int() and convert it in the handler',
-  map: 'take z.record() instead of z.map()',
-  set: 'take z.array() instead of z.set()',
-  custom: 'describe the value with a representable Zod schema',
-  transform: 'a transform has no output shape; drop `output` or describe what the tool returns',
-};
-
-function hintFor(type: string): string {
-  const specific = HINTS[type] ?? 'use a schema JSON can carry';
+function hintFor(schema: $ZodType): string {
+  const specific = factsOf(schema).hint ?? 'use a schema JSON can carry';
   return `${specific}, or set unrepresentable: 'degrade' to show it as {}`;
 }
 
@@ -77,15 +69,20 @@ function hintFor(type: string): string {
  */
 function exclusiveDiscriminatedUnion(zodSchema: $ZodType, jsonSchema: Record<string, unknown>): void {
   const def = defOf(zodSchema);
-  if (def.type !== 'union' || def.discriminator === undefined || !Array.isArray(jsonSchema.anyOf)) return;
+  if (
+    factsOf(zodSchema).kind !== 'union' ||
+    def.discriminator === undefined ||
+    !Array.isArray(jsonSchema.anyOf)
+  )
+    return;
   jsonSchema.oneOf = jsonSchema.anyOf;
   delete jsonSchema.anyOf;
 }
 
 /** A field with `.catch()` accepts anything, a missing value included, so a caller need not send it. */
 function releaseCaughtFields(zodSchema: $ZodType, jsonSchema: Record<string, unknown>): void {
-  const { type, shape } = defOf(zodSchema);
-  if (type !== 'object' || !shape || !Array.isArray(jsonSchema.required)) return;
+  const { shape } = defOf(zodSchema);
+  if (factsOf(zodSchema).kind !== 'object' || !shape || !Array.isArray(jsonSchema.required)) return;
   const required = (jsonSchema.required as string[]).filter((key) => !isCaught(shape[key]));
   if (required.length > 0) jsonSchema.required = required;
   else delete jsonSchema.required;
@@ -124,8 +121,11 @@ function saysNothing(part: unknown): boolean {
   return part === null || (isRecord(part) && Object.keys(part).length === 0);
 }
 
+/** A catch, or a wrapper that leaves a missing value to one. */
 function isCaught(schema: $ZodType | undefined): boolean {
-  const def = schema && defOf(schema);
-  if (def?.type === 'catch') return true;
-  return def?.type === 'readonly' && isCaught(def.innerType);
+  const facts = schema && factsOf(schema);
+  if (facts?.kind !== 'wrapper') return false;
+  return (
+    facts.takes === 'anything' || (facts.missing === 'inner' && isCaught(facts.inner(schema as $ZodType)))
+  );
 }

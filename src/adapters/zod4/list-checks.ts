@@ -1,7 +1,7 @@
 import type { $ZodType } from 'zod/v4/core';
 import type { ListCheck, ValueCheck } from '../../manifest/plan.js';
-import { TRANSPARENT } from './resolve.js';
-import { defOf, type Zod4Def as ZodDef } from './view.js';
+import { keepsValues } from '../type-facts.js';
+import { defOf, factsOf, type Zod4Def as ZodDef } from './def.js';
 
 /** String formats Zod checks by their pattern alone, so the pattern is the whole check. */
 const PATTERN_FORMATS = new Set([
@@ -31,44 +31,54 @@ const INTEGER_RANGES: Record<string, [number, number]> = {
  */
 export function zod4ListCheck(member: $ZodType): Exclude<ListCheck, { defer: unknown }> | undefined {
   let schema = member;
-  while (TRANSPARENT.has(defOf(schema).type) || defOf(schema).type === 'nullable')
-    schema = defOf(schema).innerType as $ZodType;
+  for (let inner = listedThrough(schema); inner; inner = listedThrough(schema)) schema = inner;
   const def = defOf(schema);
-  if (def.type !== 'array') return undefined;
+  if (factsOf(schema).kind !== 'array') return undefined;
   const bounds = lengthBounds(def, 'Items');
   const item = compileValueCheck(def.element as $ZodType);
   return bounds && item ? { ...bounds, item } : undefined;
 }
 
+/** What a wrapper that keeps the values it wraps (`null` aside) wraps: an array through it is one. */
+function listedThrough(schema: $ZodType): $ZodType | undefined {
+  const facts = factsOf(schema);
+  return facts.kind === 'wrapper' && keepsValues(facts.takes) ? facts.inner(schema) : undefined;
+}
+
 function compileValueCheck(schema: $ZodType): ValueCheck | undefined {
   const def = defOf(schema);
-  if (TRANSPARENT.has(def.type)) return compileValueCheck(def.innerType as $ZodType);
-  switch (def.type) {
-    case 'nullable': {
-      const inner = compileValueCheck(def.innerType as $ZodType);
-      return inner && { anyOf: [{ type: 'null' }, inner] };
+  const facts = factsOf(schema);
+  switch (facts.kind) {
+    case 'wrapper': {
+      if (facts.takes === 'anything') return { any: true };
+      if (facts.takes === 'within') return undefined;
+      const inner = compileValueCheck(facts.inner(schema) as $ZodType);
+      return facts.takes === 'same' ? inner : inner && { anyOf: [{ type: 'null' }, inner] };
     }
-    case 'any':
-    case 'unknown':
-    case 'catch':
-      return { any: true };
-    case 'boolean':
-      return def.coerce ? { any: true } : checkless(def, { type: 'boolean' });
-    case 'null':
-      return { type: 'null' };
-    case 'literal':
-      return { values: def.values as (string | number | boolean | null)[] };
-    case 'enum':
-      return { values: Object.values(def.entries ?? {}) as (string | number)[] };
-    case 'string':
-      return def.coerce ? undefined : compileStringCheck(def);
-    case 'number':
-      return def.coerce ? undefined : compileNumberCheck(def);
+    case 'values':
+      return { values: facts.values(def) as (string | number | boolean | null)[] };
     case 'union': {
       if (def.discriminator !== undefined) return undefined;
       const options = (def.options ?? []).map(compileValueCheck);
       return options.every((option) => option !== undefined) ? { anyOf: options as ValueCheck[] } : undefined;
     }
+    case 'text':
+    case 'any':
+    case 'scalar':
+      switch (facts.json) {
+        case 'any':
+          return { any: true };
+        case 'boolean':
+          return def.coerce ? { any: true } : checkless(def, { type: 'boolean' });
+        case 'null':
+          return { type: 'null' };
+        case 'string':
+          return def.coerce ? undefined : compileStringCheck(def);
+        case 'number':
+          return def.coerce ? undefined : compileNumberCheck(def);
+        default:
+          return undefined;
+      }
     default:
       return undefined;
   }

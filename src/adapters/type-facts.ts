@@ -1,0 +1,75 @@
+/**
+ * The words of a schema library's table of type facts (`zod4/def.ts`, `zod3/def.ts`): one row per
+ * type of the library, read by its view, its position finder, its builder and its list checks, so
+ * that a new type is a new row. (Zod's own JSON Schema converter keeps one processor per
+ * `def.type` in one table the same way.)
+ */
+export type TypeFacts<Schema, Def, Extra = unknown> = (
+  | WrapperFacts<Schema>
+  | ContainerFacts
+  | ValuesFacts<Def>
+  | LeafFacts<Schema>
+) &
+  Extra;
+
+/** How a wrapper takes the values JSON can hold, against the schema it wraps. */
+export type Takes =
+  /** Exactly what it wraps: optional, default, readonly, … */
+  | 'same'
+  /** What it wraps, and `null`. */
+  | 'same or null'
+  /** Any value: one it would refuse gives its fallback instead (a catch). */
+  | 'anything'
+  /**
+   * No more than what it wraps (a pipe's output side may refuse more): looked through for
+   * structure and for `null`, never for the strings or the list check it would take.
+   */
+  | 'within';
+
+/** A wrapper, looked through to the schema it wraps as `takes` says. */
+export interface WrapperFacts<Schema> {
+  readonly kind: 'wrapper';
+  readonly takes: Takes;
+  readonly inner: (schema: Schema) => Schema | undefined;
+  /**
+   * What it does with a missing value, where an adapter asks: `kept` (still missing), `filled` (a
+   * value instead), `inner` (what it wraps decides).
+   */
+  readonly missing?: 'kept' | 'filled' | 'inner';
+}
+
+/**
+ * A structure, whose parts its definition holds under the kind's names. An object, record, array
+ * or tuple refuses `null`; a union takes it if a member does, an intersection if both sides do.
+ */
+export interface ContainerFacts {
+  readonly kind: 'object' | 'record' | 'array' | 'tuple' | 'union' | 'intersection';
+}
+
+/** A literal or an enum: the values it lists, strings among them or not. */
+export interface ValuesFacts<Def> {
+  readonly kind: 'values';
+  readonly values: (def: Def) => readonly unknown[];
+  /** `listed`: it takes `null` if it lists it. */
+  readonly null: 'refused' | 'listed';
+}
+
+/** Any other type. */
+export interface LeafFacts<Schema> {
+  /** `text`: takes some raw strings; `any`: any value; `scalar`: no string and no structure. */
+  readonly kind: 'text' | 'any' | 'scalar';
+  /** `refused` where its parser surely refuses `null`; `taken` where it may take it. */
+  readonly null: 'refused' | 'taken';
+  /** The JSON values it takes, narrowed by its own checks alone: what a list check compiles. */
+  readonly json?: 'string' | 'number' | 'boolean' | 'null' | 'any';
+  /** A schema it holds but does not take values through (a promise's): positions step into it. */
+  readonly inner?: (schema: Schema) => Schema | undefined;
+}
+
+/**
+ * Whether a wrapper takes the values of what it wraps and none but `null` besides: its strings and
+ * its list check are then what it wraps.
+ */
+export function keepsValues(takes: Takes): boolean {
+  return takes === 'same' || takes === 'same or null';
+}
