@@ -4,11 +4,14 @@
 // folder's package.json) are bundled into dist/, one file per entry and shared chunks, packages
 // left as imports, with the declarations they reach beside them: the run-time package holds
 // that and nothing else, and a server loads a few files instead of twenty (14 ms at start-up).
+// The converters that a package manager may hand the wrong zod are bundled into the build package
+// (decision 0028).
 // A hash of the sources is recorded, so that a test run never uses a stale build (the CLI and
 // bundler tests run the built packages, as a user does).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +20,7 @@ const BUILD_DIST = path.join(REPO, 'packages/build/dist');
 const RUNTIME_DIST = path.join(REPO, 'dist');
 const STAMP = path.join(BUILD_DIST, '.sources-hash');
 const SOURCES = [
+  'scripts/build.mjs',
   'src',
   'plugin',
   'tsconfig.json',
@@ -36,7 +40,7 @@ function filesUnder(entry) {
 /** A hash of every file the build reads. */
 export function sourcesHash() {
   const hash = createHash('sha256');
-  const files = SOURCES.flatMap((entry) => (entry.endsWith('.json') ? [entry] : filesUnder(entry))).sort();
+  const files = SOURCES.flatMap((entry) => (path.extname(entry) ? [entry] : filesUnder(entry))).sort();
   for (const file of files)
     hash
       .update(`${file}\0`)
@@ -74,6 +78,63 @@ export function exportedFiles(packageJson) {
     .map((target) => target.slice('./dist/'.length));
 }
 
+/**
+ * Packages the build package carries inside itself instead of depending on them. zod-to-json-schema
+ * imports `zod/v3`, which only zod 3.25 and later have, from wherever it is installed, and names
+ * zod only as a peer: an install that ignores peers (npm --legacy-peer-deps) hoists it beside the
+ * project's zod 3.23 instead of the build package's own zod 4, and it dies on its first import.
+ * Bundled under dist/vendor/, its `zod/v3` resolves from @toolprep/build, whose own zod has it,
+ * whatever the hoisting.
+ */
+const VENDORED = ['zod-to-json-schema'];
+
+/** The installed folder of a package of this repository, whatever its `exports` let out. */
+function packageFolder(name) {
+  const entry = createRequire(path.join(REPO, 'package.json')).resolve(name);
+  for (let folder = path.dirname(entry); folder !== path.dirname(folder); folder = path.dirname(folder)) {
+    const packageJson = path.join(folder, 'package.json');
+    if (existsSync(packageJson) && JSON.parse(readFileSync(packageJson, 'utf8')).name === name) return folder;
+  }
+  throw new Error(`${name} is not installed`);
+}
+
+/** Bundles each vendored package into dist/vendor/<name>.js and points the compiled imports at it. */
+async function vendor(bundle) {
+  for (const name of VENDORED) {
+    const folder = packageFolder(name);
+    const { version, license } = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8'));
+    const licenseText = readFileSync(path.join(folder, 'LICENSE'), 'utf8').trim();
+    const target = path.join(BUILD_DIST, 'vendor', `${name}.js`);
+    await bundle({
+      stdin: { contents: `export * from '${name}';`, resolveDir: REPO, loader: 'js' },
+      outfile: target,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      external: ['zod', 'zod/*'],
+      banner: {
+        js: `/* ${name} ${version}, bundled into @toolprep/build. ${license}:\n\n${licenseText}\n*/`,
+      },
+      logLevel: 'warning',
+    });
+    const bare = new RegExp(`(\\bfrom\\s*|\\bimport\\s*\\(\\s*)(['"])${name}\\2`, 'g');
+    let rewritten = 0;
+    for (const item of readdirSync(BUILD_DIST, { recursive: true, withFileTypes: true })) {
+      const file = path.join(item.parentPath, item.name);
+      if (!item.isFile() || !item.name.endsWith('.js') || file === target) continue;
+      const text = readFileSync(file, 'utf8');
+      const relative = path.relative(item.parentPath, target).split(path.sep).join('/');
+      const local = relative.startsWith('.') ? relative : `./${relative}`;
+      const next = text.replace(bare, (_, keyword, quote) => `${keyword}${quote}${local}${quote}`);
+      if (next === text) continue;
+      writeFileSync(file, next);
+      rewritten += 1;
+    }
+    if (rewritten === 0) throw new Error(`no compiled module imports ${name}: remove it from VENDORED`);
+  }
+}
+
 export async function build() {
   const hash = sourcesHash();
   rmSync(BUILD_DIST, { recursive: true, force: true });
@@ -82,12 +143,13 @@ export async function build() {
     [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
     { cwd: REPO, stdio: 'inherit' },
   );
+  const { build: bundle } = await import('esbuild');
+  await vendor(bundle);
   writeFileSync(STAMP, `${hash}\n`);
 
   const runtimePackage = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
   const entries = exportedFiles(runtimePackage);
   rmSync(RUNTIME_DIST, { recursive: true, force: true });
-  const { build: bundle } = await import('esbuild');
   await bundle({
     absWorkingDir: BUILD_DIST,
     entryPoints: entries.filter((file) => file.endsWith('.js')),

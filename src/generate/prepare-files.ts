@@ -17,6 +17,14 @@ export type FoundTool = EmittableTool & {
 };
 
 /** Prepares the contracts one loaded file exports; every problem is located at its export. */
+/** Node's errors for a module it could not find or load: a loading problem, not a module's own throw. */
+const NODE_LOADER_CODES = new Set([
+  'ERR_UNKNOWN_FILE_EXTENSION',
+  'ERR_MODULE_NOT_FOUND',
+  'ERR_PACKAGE_PATH_NOT_EXPORTED',
+  'ERR_UNSUPPORTED_DIR_IMPORT',
+]);
+
 export function prepareFile(
   refs: readonly ContractRef[],
   module: LoadedModule | undefined,
@@ -29,12 +37,15 @@ export function prepareFile(
   const [first] = refs;
   if (!module?.exports) {
     const cause = module?.error instanceof Error ? module.error.message : String(module?.error);
+    // Node's loader says what it could not load and why; only a module's own throw hints at effects.
+    const nodeCode = (module?.error as { code?: unknown } | undefined)?.code;
+    const fromLoader = typeof nodeCode === 'string' && NODE_LOADER_CODES.has(nodeCode);
     problems.push({
       severity: 'error',
       code: 'load-threw',
       file: first?.file,
       message: `threw while loading: ${cause}`,
-      hint: 'contract modules must be free of side effects',
+      ...(fromLoader ? {} : { hint: 'contract modules must be free of side effects' }),
     });
     return { tools, problems, warnings };
   }

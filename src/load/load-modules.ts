@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Message, Plugin } from 'esbuild';
+import type { Message } from 'esbuild';
 import { projectPath } from '../shared/build/project-path.js';
+import { packageImports } from './package-imports.js';
 
 export interface LoadedModule {
   /** The module's exports, or undefined when it threw while loading. */
@@ -28,8 +27,9 @@ let runs = 0;
 
 /**
  * Evaluates the given modules in this process so that their live Zod objects can be read: one
- * esbuild bundle with packages kept external (they resolve from the project, as at run time), then
- * an import of each entry. See docs/decisions/0004-loader.md for why esbuild.
+ * esbuild bundle, then an import of each entry. Packages are left for Node to import, as at run
+ * time, except those that ship TypeScript, which are bundled (`packageImports`). See
+ * docs/decisions/0004-loader.md for why esbuild.
  */
 export async function loadModules(
   root: string,
@@ -51,13 +51,14 @@ export async function loadModules(
       format: 'esm',
       platform: 'node',
       target: 'node20',
-      packages: 'external',
+      // No `module` condition: packages resolve to the files Node imports.
+      conditions: [],
       metafile: true,
       write: true,
       logLevel: 'silent',
       entryNames: '[dir]/[name]',
       outExtension: { '.js': '.mjs' },
-      plugins: selfReference(root),
+      plugins: [packageImports(root)],
     }).catch((error: { errors?: Message[] }) => error);
     if (!('metafile' in result) || !result.metafile) {
       const errors = (result as { errors?: Message[] }).errors ?? [];
@@ -82,7 +83,7 @@ export async function loadModules(
         >;
         modules.set(entry, { exports, inputs });
       } catch (error) {
-        modules.set(entry, { error, inputs });
+        modules.set(entry, { error: explained(error), inputs });
       }
     }
     return { ok: true, modules };
@@ -93,33 +94,15 @@ export async function loadModules(
 }
 
 /**
- * A project may import itself by its package name (`import { x } from 'my-package'`). Node
- * resolves that only from inside the package, and the bundle sits under node_modules/.cache, so
- * such imports are resolved here, from the root, and kept external as file URLs.
+ * Node meets TypeScript only where a package that Node loads itself (JavaScript under
+ * node_modules) imports one that ships TypeScript: the loader bundles TypeScript wherever a file
+ * it bundles imports it, but cannot reach into a package it leaves to Node. Say so, rather than
+ * leave Node's bare "Unknown file extension".
  */
-function selfReference(root: string): Plugin[] {
-  const packageJson = nearestPackageJson(root);
-  const ownName = packageJson && (JSON.parse(readFileSync(packageJson, 'utf8')) as { name?: string }).name;
-  if (!packageJson || !ownName) return [];
-  const require = createRequire(packageJson);
-  return [
-    {
-      name: 'toolprep-self-reference',
-      setup(build) {
-        build.onResolve({ filter: /^[^./]/ }, ({ path: specifier }) => {
-          if (specifier !== ownName && !specifier.startsWith(`${ownName}/`)) return undefined;
-          return { path: pathToFileURL(require.resolve(specifier)).href, external: true };
-        });
-      },
-    },
-  ];
-}
-
-/** The package.json whose scope holds `directory`, as Node finds it. */
-function nearestPackageJson(directory: string): string | undefined {
-  for (let current = directory; ; current = path.dirname(current)) {
-    const candidate = path.join(current, 'package.json');
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(current) === current) return undefined;
-  }
+function explained(error: unknown): unknown {
+  if ((error as { code?: unknown } | undefined)?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') return error;
+  const message =
+    `${(error as Error).message}: Node cannot run TypeScript, and a JavaScript package that Node loads imports it; ` +
+    'toolprep bundles a package that ships TypeScript only where a contract module, or a file bundled with it, imports it';
+  return Object.assign(new Error(message, { cause: error }), { code: 'ERR_UNKNOWN_FILE_EXTENSION' });
 }
