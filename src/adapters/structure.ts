@@ -1,4 +1,4 @@
-import { type Position, positionStep } from '../manifest/plan.js';
+import { type Position, positionStep, type ScalarKind } from '../manifest/plan.js';
 import { getOwn } from '../shared/run/own-property.js';
 import type { SchemaNode, SchemaView } from './types.js';
 
@@ -56,6 +56,33 @@ export function structureKinds<S>(view: SchemaView<S>, schema: S, seen = new Set
   return kinds;
 }
 
+/**
+ * The repair `scalarText` at a position: the scalars (booleans, finite numbers) a string here is
+ * taken as the JSON text of, when the position takes them and no raw string, through unions;
+ * none under a wrapper that takes anything.
+ */
+export function scalarKinds<S>(view: SchemaView<S>, schema: S, seen = new Set<S>()): Set<ScalarKind> {
+  const own = view.scalarKinds(schema);
+  if (own !== undefined) return new Set(own);
+  const resolved = view.resolve(schema);
+  const kinds = new Set<ScalarKind>();
+  if (seen.has(resolved)) return kinds;
+  seen.add(resolved);
+  const node = view.node(resolved);
+  if (node.kind !== 'union' || acceptsRawString(view, resolved)) return kinds;
+  for (const option of node.options) for (const kind of scalarKinds(view, option, seen)) kinds.add(kind);
+  return kinds;
+}
+
+/**
+ * Whether a structure at a position refuses a value of another kind: not when it is reached
+ * through a wrapper that takes anything (a catch gives its fallback instead), where no repair of
+ * such a value may be made.
+ */
+export function refusesOtherKinds<S>(view: SchemaView<S>, schema: S): boolean {
+  return view.scalarKinds(schema) === undefined;
+}
+
 /** The union's members, nested plain unions spread, each with its position. */
 export function unionMembers<S>(
   view: SchemaView<S>,
@@ -92,8 +119,10 @@ export function absentWhenNull<S>(
   node: Extract<SchemaNode<S>, { kind: 'object' }>,
 ): string[] {
   const optional = new Set(view.optionalKeys(object));
+  // A parser may read a key that is left out through the prototype (`__proto__`, `constructor`,
+  // `hasOwnProperty`, …): such a key is never left out.
   return Object.entries(node.fields)
-    .filter(([key, field]) => optional.has(key) && !view.takesNull(field))
+    .filter(([key, field]) => !(key in Object.prototype) && optional.has(key) && !view.takesNull(field))
     .map(([key]) => key);
 }
 

@@ -1,3 +1,5 @@
+import type { ScalarKind } from '../manifest/plan.js';
+
 /**
  * The words of a schema library's table of type facts (`zod4/def.ts`, `zod3/def.ts`): one row per
  * type of the library, read by its view, its position finder, its builder and its list checks, so
@@ -72,4 +74,45 @@ export interface LeafFacts<Schema> {
  */
 export function keepsValues(takes: Takes): boolean {
   return takes === 'same' || takes === 'same or null';
+}
+
+/**
+ * `SchemaView.scalarKinds` read from a library's table: through wrappers (none under one that
+ * takes anything), a literal's or an enum's values when none is a string, a scalar leaf's JSON
+ * kind unless its parser coerces; undefined for a structure or a union.
+ */
+export function scalarKindsOf<Schema, Def extends { readonly coerce?: boolean }>(
+  schema: Schema,
+  factsOf: (schema: Schema) => TypeFacts<Schema, Def>,
+  defOf: (schema: Schema) => Def,
+): readonly ScalarKind[] | undefined {
+  // Bounded: a wrapper chain that leads back to itself (a broken lazy) takes no scalar text.
+  for (let steps = 0; steps < 64; steps++) {
+    const facts = factsOf(schema);
+    switch (facts.kind) {
+      case 'wrapper': {
+        const inner = facts.takes === 'anything' ? undefined : facts.inner(schema);
+        if (inner === undefined) return [];
+        schema = inner;
+        continue;
+      }
+      case 'values': {
+        const values = facts.values(defOf(schema));
+        if (values.some((value) => typeof value === 'string')) return [];
+        return (['boolean', 'number'] as const).filter((kind) =>
+          values.some((value) => typeof value === kind),
+        );
+      }
+      case 'scalar':
+        return !defOf(schema).coerce && (facts.json === 'boolean' || facts.json === 'number')
+          ? [facts.json]
+          : [];
+      case 'text':
+      case 'any':
+        return [];
+      default:
+        return undefined;
+    }
+  }
+  return [];
 }

@@ -1,4 +1,4 @@
-import type { ListCheck } from '../manifest/plan.js';
+import type { ListCheck, ScalarKind } from '../manifest/plan.js';
 import type { PositionFinder, RuntimeAdapter } from '../manifest/tool-set.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 
@@ -64,6 +64,14 @@ export interface SchemaView<Schema = unknown> {
   stringValues(schema: Schema): readonly string[] | undefined;
   /** The keys of an object schema that may be left out (optional, or filled by a default). */
   optionalKeys(object: Schema): readonly string[];
+  /**
+   * Repair `scalarText`: the JSON scalars (booleans, finite numbers) the schema takes where it
+   * takes no string, looked through its wrappers; none under a wrapper that takes anything (a
+   * catch's fallback would have taken the text), for a coercing parser (it takes strings as they
+   * are), a string-bearing enum or a leaf that takes neither; undefined where the schema is a
+   * structure or a union, whose members decide (`scalarKinds` in structure.ts).
+   */
+  scalarKinds(schema: Schema): readonly ScalarKind[] | undefined;
 }
 
 export type Dialect = 'draft-2020-12' | 'draft-07';

@@ -67,6 +67,22 @@ const optionsObject = z.strictObject({
     .array(z.enum(PROFILE_NAMES))
     .refine((names) => new Set(names).size === names.length, { message: 'names a profile twice' })
     .default([]),
+  /**
+   * The repairs beyond the seeds' rule, each on by default (docs/guide/coercion.md): `false` turns
+   * one off for every tool. A profile's calls still run the inverse steps it needs.
+   */
+  repairs: z
+    .strictObject({
+      /** `"true"`, `"42"` where only booleans or numbers are taken become `true`, `42`. */
+      scalarText: z.boolean().default(true),
+      /** `null` for a key that may be left out and takes no `null` is taken as left out. */
+      nullAbsent: z.boolean().default(true),
+      /** One value where only a list is taken becomes a one-item list, when the list takes it. */
+      loneValue: z.boolean().default(true),
+      /** An enum string in another case becomes the one member it matches ignoring case. */
+      caseFold: z.boolean().default(true),
+    })
+    .prefault({}),
   /** Extension keys every tool takes: an object schema, advertised unless `advertise` is false. */
   extend: z
     .strictObject({
@@ -94,6 +110,7 @@ export const prepareOptionsSchema = optionsObject.pick({
   names: true,
   unrepresentable: true,
   profiles: true,
+  repairs: true,
   extend: true,
 });
 export type PrepareSettings = z.output<typeof prepareOptionsSchema>;

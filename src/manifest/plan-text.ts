@@ -6,6 +6,9 @@ import type { Plan, PlanNode } from './plan.js';
  */
 export function describePlan(plan: Plan): string[] {
   const lines: string[] = [];
+  // A `nullAbsent` or `fold` position runs on every call when the plan lists it, else under a profile.
+  const when = (repair: 'nullAbsent' | 'caseFold', profile: string) =>
+    plan.repairs?.includes(repair) ? '' : `under ${profile}, `;
   // `sameParse`: a union's member at the union's own position, whose parse the union states.
   const walk = (node: PlanNode, at: string, sameParse?: readonly string[]): void => {
     const here = at === '' ? 'the arguments' : at;
@@ -15,14 +18,22 @@ export function describePlan(plan: Plan): string[] {
       says.push(
         `${node.parse.map((kind) => (kind === 'array' ? 'an array' : 'an object')).join(' or ')} sent as JSON text is parsed`,
       );
-    if (node.fold) says.push('under anthropic-strict, a value in another case takes its member’s case');
+    if (node.scalar)
+      says.push(
+        `${node.scalar.map((kind) => (kind === 'number' ? 'a number' : 'true or false')).join(' or ')} sent as text is taken as ${node.scalar.length > 1 ? 'that value' : node.scalar[0] === 'number' ? 'that number' : 'that boolean'}`,
+      );
+    if (node.lone) says.push('one value sent alone is taken as a one-item list');
+    if (node.fold)
+      says.push(`${when('caseFold', 'anthropic-strict')}a value in another case takes its member’s case`);
     if (node.ref) says.push(`as ${node.ref} (below)`);
     if (says.length > 0) lines.push(`${here}: ${says.join('; ')}`);
     const prefix = at === '' ? '' : `${at}.`;
     for (const key of node.nullAbsent ?? [])
-      lines.push(`${prefix}${key}: under a profile, null is taken as left out`);
+      lines.push(`${prefix}${key}: ${when('nullAbsent', 'a profile')}null is taken as left out`);
     if (node.nullAbsentBeyond)
-      lines.push(`${here}: under a profile, null under an undeclared key is taken as left out`);
+      lines.push(
+        `${here}: ${when('nullAbsent', 'a profile')}null under an undeclared key is taken as left out`,
+      );
     for (const [key, field] of Object.entries(node.fields ?? {})) walk(field, `${prefix}${key}`);
     if (node.rest) walk(node.rest, `${at}{}`);
     node.tuple?.forEach((item, index) => {

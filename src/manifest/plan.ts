@@ -8,15 +8,45 @@ export interface Plan {
   readonly root: PlanNode;
   /** Shared nodes, referred to by `{ ref }`: recursive schemas. */
   readonly defs?: { readonly [name: string]: PlanNode };
+  /**
+   * The repairs beyond the seeds' rule that this plan holds positions for and every call runs
+   * (the config's `repairs`); absent when it holds none. A `nullAbsent` or `fold` position that is
+   * not listed here was compiled for a profile and runs only in a call through it.
+   */
+  readonly repairs?: readonly RepairName[];
 }
 
 export type StructureKind = 'object' | 'array';
+
+/** The scalars a string may be the JSON text of, where a position takes them and no string. */
+export type ScalarKind = 'boolean' | 'number';
+
+/**
+ * The repairs a plan may hold beside the seeds' rule (parse structure sent as JSON text, refuse a
+ * list written as text), each turning a value the contract refuses into the one it accepts:
+ * `scalarText` (`"true"`, `"42"` where only booleans or numbers are taken), `nullAbsent` (`null`
+ * for a key that may be left out and takes no `null`), `loneValue` (one value where only a list
+ * is taken), `caseFold` (an enum member in another case). See docs/guide/coercion.md.
+ */
+export const REPAIR_NAMES = ['scalarText', 'nullAbsent', 'loneValue', 'caseFold'] as const;
+export type RepairName = (typeof REPAIR_NAMES)[number];
 
 export interface PlanNode {
   /** Follow a shared definition. */
   readonly ref?: string;
   /** A string here is JSON-parsed, and kept parsed when the result is of one of these kinds. */
   readonly parse?: readonly StructureKind[];
+  /**
+   * Repair `scalarText`: a string here that is the JSON text of a scalar of these kinds (a finite
+   * number, a boolean) becomes that scalar. Only where no string is taken.
+   */
+  readonly scalar?: readonly ScalarKind[];
+  /**
+   * Repair `loneValue`, at a position that takes only a list: a value here that is no list (and no
+   * text that starts like JSON) becomes a one-item list, when this check accepts that list once
+   * its item is repaired.
+   */
+  readonly lone?: ListCheck;
   /** A string here stays a string, but one that parses as an array these checks accept is refused. */
   readonly refuse?: readonly ListCheck[];
   /** Object fields, by key. */
@@ -36,18 +66,18 @@ export interface PlanNode {
   /** Both sides of an intersection, in order. */
   readonly all?: readonly PlanNode[];
   /**
-   * Inverse step `nullAbsent` (only in a call through a profile): these keys are deleted where
-   * their value is `null`, since the contract's field there refuses `null` and may be left out.
+   * Repair (or a profile's inverse step) `nullAbsent`: these keys are deleted where their value is
+   * `null`, since the contract's field there refuses `null` and may be left out.
    */
   readonly nullAbsent?: readonly string[];
   /**
-   * Inverse step `nullAbsent`: a key not among these (the object's declared keys) is deleted where
-   * its value is `null`, since the object refuses such a key or its catch-all refuses `null`.
+   * `nullAbsent`: a key not among these (the object's declared keys) is deleted where its value is
+   * `null`, since the object refuses such a key or its catch-all refuses `null`.
    */
   readonly nullAbsentBeyond?: readonly string[];
   /**
-   * Inverse step `caseFold` (only in a call through a profile that needs it): a string here that
-   * is none of these members but equals exactly one of them ignoring case becomes that member.
+   * Repair (or a profile's inverse step) `caseFold`: a string here that is none of these members
+   * but equals exactly one of them ignoring case becomes that member.
    */
   readonly fold?: readonly string[];
 }

@@ -5,12 +5,14 @@ import {
   keysNoMemberTakesNullAt,
   listMembers,
   refusesNullBeyond,
+  refusesOtherKinds,
   type StructureKind,
+  scalarKinds,
   structureKinds,
   unionMembers,
 } from '../adapters/structure.js';
 import type { SchemaBuilder, SchemaNode, SchemaView } from '../adapters/types.js';
-import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
+import type { ListCheck, Plan, PlanNode, Position, RepairName } from '../manifest/plan.js';
 import { positionStep as step } from '../manifest/plan.js';
 import { setOwn } from '../shared/run/own-property.js';
 
@@ -27,11 +29,23 @@ export interface InverseSteps {
   readonly caseFold: boolean;
 }
 
-const NO_INVERSE_STEPS: InverseSteps = { nullAbsent: false, caseFold: false };
+/** The repairs the config turned on (`repairs`), each compiled into every plan that has a place for it. */
+export type RepairSettings = { readonly [Repair in RepairName]: boolean };
+
+const ALL_REPAIRS: RepairSettings = { scalarText: true, nullAbsent: true, loneValue: true, caseFold: true };
+
+export interface PlanSteps {
+  /** What the chosen profiles' calls undo: compiled in, run only in a call through them. */
+  readonly inverse?: InverseSteps;
+  /** What every call repairs. Default: every repair. */
+  readonly repairs?: RepairSettings;
+}
 
 interface CompileContext {
   readonly root: PlanRoot;
+  /** Where `nullAbsent` and `caseFold` positions are compiled: for the repairs or the profiles. */
   readonly inverse: InverseSteps;
+  readonly repairs: RepairSettings;
   /** The keys the other roots declare: at the top, the arguments hold them beside this root's. */
   readonly siblingKeys: readonly string[];
   /** Schemas being compiled, with the definition name given once one refers back to itself. */
@@ -46,7 +60,12 @@ interface CompileContext {
  * recursive schemas become shared definitions. A check that cannot be compiled to data is deferred
  * to the member's own parser, found at run time by its position in the arguments.
  */
-export function compilePlan(roots: readonly PlanRoot[], inverse: InverseSteps = NO_INVERSE_STEPS): Plan {
+export function compilePlan(roots: readonly PlanRoot[], steps: PlanSteps = {}): Plan {
+  const repairs = steps.repairs ?? ALL_REPAIRS;
+  const inverse = {
+    nullAbsent: repairs.nullAbsent || (steps.inverse?.nullAbsent ?? false),
+    caseFold: repairs.caseFold || (steps.inverse?.caseFold ?? false),
+  };
   const defs: Record<string, PlanNode> = {};
   const names = { next: 0 };
   const keysOfRoot = roots.map((root) => topKeys(root.builder.view, root.schema));
@@ -56,6 +75,7 @@ export function compilePlan(roots: readonly PlanRoot[], inverse: InverseSteps = 
       compileNode(root.schema, [root.key], {
         root,
         inverse,
+        repairs,
         siblingKeys,
         inProgress: new Map(),
         defs,
@@ -67,7 +87,36 @@ export function compilePlan(roots: readonly PlanRoot[], inverse: InverseSteps = 
     nodes.length === 1
       ? (nodes[0] as PlanNode)
       : { parse: ['object'], ...(nodes.length > 0 ? { all: nodes } : {}) };
-  return Object.keys(defs).length > 0 ? { root, defs } : { root };
+  const plan: Plan = Object.keys(defs).length > 0 ? { root, defs } : { root };
+  const held = repairsHeld(plan, repairs);
+  return held.length > 0 ? { ...plan, repairs: held } : plan;
+}
+
+/** The repairs every call runs that the plan holds a position for, in their order. */
+function repairsHeld(plan: Plan, repairs: RepairSettings): RepairName[] {
+  const found = new Set<RepairName>();
+  const visit = (node: PlanNode): void => {
+    if (node.scalar) found.add('scalarText');
+    if (node.lone) found.add('loneValue');
+    if (node.nullAbsent || node.nullAbsentBeyond) found.add('nullAbsent');
+    if (node.fold) found.add('caseFold');
+    for (const child of [
+      ...Object.values(node.fields ?? {}),
+      node.rest,
+      node.items,
+      ...(node.tuple ?? []),
+      ...(node.variants ?? []).map((variant) => variant.node),
+      node.object,
+      node.array,
+      ...(node.all ?? []),
+    ])
+      if (child) visit(child);
+  };
+  visit(plan.root);
+  for (const definition of Object.values(plan.defs ?? {})) visit(definition);
+  return (['scalarText', 'nullAbsent', 'loneValue', 'caseFold'] as const).filter(
+    (repair) => repairs[repair] && found.has(repair),
+  );
 }
 
 function compileNode(schema: unknown, position: Position, context: CompileContext): PlanNode | undefined {
@@ -75,6 +124,11 @@ function compileNode(schema: unknown, position: Position, context: CompileContex
   const fold = context.inverse.caseFold ? foldMembers(view, schema) : undefined;
   if (fold) return { fold };
   const resolved = view.resolve(schema);
+  const { kind } = view.node(resolved);
+  if (kind === 'scalar' || kind === 'text' || kind === 'any') {
+    const scalar = context.repairs.scalarText ? [...scalarKinds(view, schema)].sort() : [];
+    return scalar.length > 0 ? { scalar } : undefined;
+  }
   const entry = context.inProgress.get(resolved);
   if (entry) {
     entry.name ??= `def${context.names.next++}`;
@@ -82,15 +136,23 @@ function compileNode(schema: unknown, position: Position, context: CompileContex
   }
   const self: { name?: string } = {};
   context.inProgress.set(resolved, self);
-  const node = compileResolved(resolved, position, context);
+  const node = compileResolved(resolved, position, context, schema);
   context.inProgress.delete(resolved);
   if (self.name === undefined) return node;
   context.defs[self.name] = node ?? {};
   return { ref: self.name };
 }
 
-function compileResolved(schema: unknown, position: Position, context: CompileContext): PlanNode | undefined {
+/** `written`: the schema as the contract writes it at this position, its wrappers included. */
+function compileResolved(
+  schema: unknown,
+  position: Position,
+  context: CompileContext,
+  written: unknown,
+): PlanNode | undefined {
   const { view } = context.root.builder;
+  // No wrapper on the way takes anything: a value of another kind is refused here, and repairable.
+  const refusesOthers = refusesOtherKinds(view, written);
   const node = view.node(schema);
   const child = (childSchema: unknown, childStep: string) =>
     childSchema === undefined ? undefined : compileNode(childSchema, [...position, childStep], context);
@@ -122,7 +184,13 @@ function compileResolved(schema: unknown, position: Position, context: CompileCo
         },
       );
     case 'array':
-      return withParts({ parse: ['array'] }, { items: child(node.element, step.items) });
+      return withParts(
+        { parse: ['array'] },
+        {
+          items: child(node.element, step.items),
+          lone: refusesOthers ? loneCheck(written, position, context) : undefined,
+        },
+      );
     case 'tuple': {
       const tuple = node.items.map((item, index) => child(item, step.item(index)) ?? null);
       const rest = child(node.rest, step.items);
@@ -137,7 +205,7 @@ function compileResolved(schema: unknown, position: Position, context: CompileCo
       return withParts(parseOf(structureKinds(view, schema)), { all: sides.length > 0 ? sides : undefined });
     }
     case 'union':
-      return compileUnion(schema, node.options, node.discriminator, position, context);
+      return compileUnion(schema, node.options, node.discriminator, position, context, refusesOthers);
     default:
       return undefined;
   }
@@ -149,6 +217,7 @@ function compileUnion(
   discriminator: string | undefined,
   position: Position,
   context: CompileContext,
+  refusesOthers: boolean,
 ): PlanNode | undefined {
   const { view } = context.root.builder;
   const members = unionMembers(view, union, position);
@@ -158,6 +227,8 @@ function compileUnion(
     if (lists.length > 0) base = { refuse: lists.map((member) => listCheck(member, context)) };
   } else {
     base = parseOf(structureKinds(view, union));
+    const scalar = context.repairs.scalarText && refusesOthers ? [...scalarKinds(view, union)].sort() : [];
+    if (scalar.length > 0) base = { ...base, scalar };
   }
   if (discriminator !== undefined) {
     const variants = options.flatMap((option, index) => {
@@ -241,6 +312,18 @@ function listCheck(member: { schema: unknown; position: Position }, context: Com
     );
   }
   return { defer: member.position };
+}
+
+/**
+ * The repair `loneValue` at an array: whether the array would accept a one-item list, as data or
+ * deferred to its own parser; none where it is reached as a union's member or an intersection's
+ * side (only a value of its kind reaches it there) or takes no one-item list.
+ */
+function loneCheck(schema: unknown, position: Position, context: CompileContext): ListCheck | undefined {
+  if (!context.repairs.loneValue || /^[|&]/.test(position.at(-1) ?? '')) return undefined;
+  const check = listCheck({ schema, position }, context);
+  if (!('defer' in check) && ((check.minItems ?? 0) > 1 || check.maxItems === 0)) return undefined;
+  return check;
 }
 
 function parseOf(kinds: ReadonlySet<StructureKind>): PlanNode {

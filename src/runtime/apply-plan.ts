@@ -2,7 +2,7 @@ import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
 import type { InverseStep } from '../manifest/profiles.js';
 import { setOwn } from '../shared/run/own-property.js';
 import { caseFolder, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
-import { listAsText, NOT_JSON, parseJsonText, structureKind, tooDeep } from './json-text.js';
+import { isOneValueText, jsonKind, listAsText, NOT_JSON, parseJsonText, tooDeep } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
 /**
@@ -21,7 +21,8 @@ export interface ApplyPlanOptions {
   acceptsAt?: AcceptsAt;
   /**
    * The inverse steps to run, for a call through a profile (`INVERSE_STEPS[profile]`): they undo
-   * how that provider's models answer, before the contract's parser runs. None by default.
+   * how that provider's models answer, before the contract's parser runs, beside the repairs the
+   * plan runs on every call (`plan.repairs`). None by default.
    */
   inverse?: readonly InverseStep[];
 }
@@ -34,7 +35,7 @@ interface Walk {
   readonly acceptsAt: ApplyPlanOptions['acceptsAt'];
 }
 
-/** The inverse steps a compiled walk runs: a plan is compiled once for each set it is asked for. */
+/** The `nullAbsent` and `caseFold` steps a compiled walk runs: compiled once for each set asked for. */
 interface Steps {
   readonly nullAbsent: boolean;
   readonly caseFold: boolean;
@@ -44,12 +45,14 @@ interface Steps {
 type Step<Value> = (value: Value, walk: Walk) => unknown;
 
 /**
- * A plan node compiled into what it does to text and what it does to structure; either is absent
- * when the node does nothing to that kind of value, so the walk never descends there.
+ * A plan node compiled into what it does to text, to structure, and (`loneValue`) to a value that
+ * is no list where only a list is taken; each is absent when the node does nothing to that kind of
+ * value, so the walk never descends there.
  */
 interface Compiled {
   text?: Step<string>;
   structure?: Step<object>;
+  lone?: Step<unknown>;
 }
 
 /**
@@ -65,7 +68,8 @@ const compiledPlans = new WeakMap<Plan, Compiled[]>();
  */
 export function applyPlan(plan: Plan, args: unknown, options?: ApplyPlanOptions): unknown {
   const inverse = options?.inverse ?? [];
-  const steps = { nullAbsent: inverse.includes('nullAbsent'), caseFold: inverse.includes('caseFold') };
+  const runs = (step: InverseStep) => inverse.includes(step) || (plan.repairs?.includes(step) ?? false);
+  const steps = { nullAbsent: runs('nullAbsent'), caseFold: runs('caseFold') };
   const index = (steps.nullAbsent ? 1 : 0) + (steps.caseFold ? 2 : 0);
   let compiled = compiledPlans.get(plan);
   if (!compiled) {
@@ -80,18 +84,24 @@ export function applyPlan(plan: Plan, args: unknown, options?: ApplyPlanOptions)
 function visit(node: Compiled, value: unknown, walk: Walk): unknown {
   if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
   if (typeof value === 'string') {
-    if (!node.text) return value;
-    value = node.text(value, walk);
-    if (typeof value === 'string') return value;
+    if (node.text) value = node.text(value, walk);
+    // Text that may be a list written by hand, or a truncated one, is no one value: left to the parser.
+    if (typeof value === 'string') return node.lone && isOneValueText(value) ? node.lone(value, walk) : value;
   }
-  return node.structure && typeof value === 'object' && value !== null ? node.structure(value, walk) : value;
+  if (typeof value !== 'object' || value === null)
+    return node.lone && value != null ? node.lone(value, walk) : value;
+  if (node.lone && !Array.isArray(value)) return node.lone(value, walk);
+  return node.structure ? node.structure(value, walk) : value;
 }
 
 /** Visits a child, unless its node does nothing to a value of its kind: most positions hold nothing. */
 function visitChild(node: Compiled | undefined, value: unknown, key: string | number, walk: Walk): unknown {
   if (
     !node ||
-    (typeof value === 'string' ? !node.text : typeof value !== 'object' || value === null || !node.structure)
+    (!node.lone &&
+      (typeof value === 'string'
+        ? !node.text
+        : typeof value !== 'object' || value === null || !node.structure))
   )
     return value;
   walk.path.push(key);
@@ -105,7 +115,10 @@ function compileWalk(plan: Plan, steps: Steps): Compiled {
   const shared = new Map<string, Compiled>();
 
   const compile = (node: PlanNode): Compiled => {
-    if (node.ref === undefined) return { text: compileText(node, steps), structure: compileStructure(node) };
+    if (node.ref === undefined) {
+      const structure = compileStructure(node);
+      return { text: compileText(node, steps), structure, lone: compileLone(node, structure) };
+    }
     const name = node.ref;
     const definition = plan.defs && Object.hasOwn(plan.defs, name) ? plan.defs[name] : undefined;
     if (!definition) throw new Error(`[toolprep] plan refers to a missing definition "${name}"`);
@@ -118,7 +131,18 @@ function compileWalk(plan: Plan, steps: Steps): Compiled {
       }
       return visit(target, value, walk);
     };
-    return { text: visitShared, structure: visitShared };
+    return { text: visitShared, structure: visitShared, lone: visitShared };
+  };
+
+  /** `loneValue`: the value as a one-item list, its item repaired, when the list's check accepts it. */
+  const compileLone = (node: PlanNode, structure: Compiled['structure']): Compiled['lone'] => {
+    const check = node.lone;
+    if (!check) return undefined;
+    return (value, walk) => {
+      const list = [value];
+      const repaired = structure ? (structure(list, walk) as unknown[]) : list;
+      return listAccepted(check, repaired, walk) ? repaired : value;
+    };
   };
 
   const compileStructure = (node: PlanNode): Compiled['structure'] => {
@@ -221,15 +245,18 @@ function compileWalk(plan: Plan, steps: Steps): Compiled {
   return compile(plan.root);
 }
 
-function compileText({ parse, refuse, fold }: PlanNode, steps: Steps): Compiled['text'] {
+function compileText({ parse, scalar, refuse, fold }: PlanNode, steps: Steps): Compiled['text'] {
   if (fold) return steps.caseFold ? caseFolder(fold) : undefined;
-  if (!parse && !refuse) return undefined;
+  if (!parse && !scalar && !refuse) return undefined;
+  // What JSON text here may become: the structures wanted, and (`scalarText`) the scalars taken.
+  const kinds = new Set<string>([...(parse ?? []), ...(scalar ?? [])]);
   return (text, walk) => {
     if (refuse) refuseListAsText(refuse, text, walk);
-    if (!parse) return text;
+    if (kinds.size === 0) return text;
     const parsed = parseJsonText(text, walk.path, walk.maxDepth);
-    const kind = structureKind(parsed);
-    return parsed !== NOT_JSON && kind && parse.includes(kind) ? parsed : text;
+    if (parsed === NOT_JSON) return text;
+    const kind = jsonKind(parsed);
+    return kinds.has(kind) && (kind !== 'number' || Number.isFinite(parsed)) ? parsed : text;
   };
 }
 
@@ -237,12 +264,12 @@ function refuseListAsText(checks: readonly ListCheck[], text: string, walk: Walk
   if (!/^\s*\[/.test(text)) return;
   const parsed = parseJsonText(text, walk.path, walk.maxDepth);
   if (!Array.isArray(parsed)) return;
-  const accepted = checks.some((check) => {
-    if (!('defer' in check)) return listCheckAccepts(check, parsed);
-    if (!walk.acceptsAt) {
-      throw new Error('[toolprep] a deferred check needs `acceptsAt`');
-    }
-    return walk.acceptsAt(check.defer, parsed);
-  });
-  if (accepted) throw listAsText(walk.path);
+  if (checks.some((check) => listAccepted(check, parsed, walk))) throw listAsText(walk.path);
+}
+
+/** Whether a list check accepts a list: as data, or by the member's own parser where it was deferred. */
+function listAccepted(check: ListCheck, list: readonly unknown[], walk: Walk): boolean {
+  if (!('defer' in check)) return listCheckAccepts(check, list);
+  if (!walk.acceptsAt) throw new Error('[toolprep] a deferred check needs `acceptsAt`');
+  return walk.acceptsAt(check.defer, list);
 }

@@ -6,15 +6,25 @@ import {
   keysNoMemberTakesNullAt,
   listMembers,
   refusesNullBeyond,
-  type StructureKind,
+  refusesOtherKinds,
+  scalarKinds,
   structureKinds,
   unionMembers,
 } from '../adapters/structure.js';
+import type { RepairName } from '../manifest/plan.js';
 import type { InverseStep } from '../manifest/profiles.js';
 import { withOwn } from '../shared/run/own-property.js';
 import { accepts } from './accepts.js';
 import { foldCase, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
-import { listAsText, NOT_JSON, parseJsonText, structureKind, tooDeep } from './json-text.js';
+import {
+  isOneValueText,
+  jsonKind,
+  listAsText,
+  NOT_JSON,
+  parseJsonText,
+  structureKind,
+  tooDeep,
+} from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
 export interface CoerceOptions {
@@ -22,7 +32,11 @@ export interface CoerceOptions {
   maxDepth?: number;
   /** The inverse steps to run, as for a call through a profile (see `applyPlan`). None by default. */
   inverse?: readonly InverseStep[];
+  /** The repairs to make beside the seeds' rule, as the config's `repairs`. Default: every one. */
+  repairs?: readonly RepairName[];
 }
+
+const EVERY_REPAIR: readonly RepairName[] = ['scalarText', 'nullAbsent', 'loneValue', 'caseFold'];
 
 type Path = readonly (string | number)[];
 
@@ -30,6 +44,8 @@ interface Walk extends SchemaLibrary {
   readonly maxDepth: number;
   readonly nullAbsent: boolean;
   readonly caseFold: boolean;
+  readonly scalarText: boolean;
+  readonly loneValue: boolean;
 }
 
 /**
@@ -42,15 +58,22 @@ export function coerceJsonArgs(args: unknown, schema: unknown, options: CoerceOp
   const library = libraryOf(schema);
   if (!library) throw new TypeError('[toolprep] coerceJsonArgs: the schema is of no library toolprep reads');
   const inverse = options.inverse ?? [];
+  const repairs = options.repairs ?? EVERY_REPAIR;
   return walk(schema, args, [], {
     ...library,
     maxDepth: options.maxDepth ?? 64,
-    nullAbsent: inverse.includes('nullAbsent'),
-    caseFold: inverse.includes('caseFold'),
+    nullAbsent: inverse.includes('nullAbsent') || repairs.includes('nullAbsent'),
+    caseFold: inverse.includes('caseFold') || repairs.includes('caseFold'),
+    scalarText: repairs.includes('scalarText'),
+    loneValue: repairs.includes('loneValue'),
   });
 }
 
-function walk(schema: unknown, value: unknown, path: Path, context: Walk): unknown {
+/**
+ * `member`: the schema is reached as a union's member or an intersection's side, where only a
+ * value of its kind is walked, so no one value becomes a list there (as in the plan).
+ */
+function walk(schema: unknown, value: unknown, path: Path, context: Walk, member = false): unknown {
   if (path.length > context.maxDepth) throw tooDeep(path, context.maxDepth);
   const { view } = context;
   if (context.caseFold) {
@@ -59,14 +82,26 @@ function walk(schema: unknown, value: unknown, path: Path, context: Walk): unkno
   }
   const resolved = view.resolve(schema);
   const node = view.node(resolved);
-  if (node.kind === 'union') return walkUnion(resolved, value, path, context);
-  if (!['object', 'record', 'array', 'tuple', 'intersection'].includes(node.kind)) return value;
+  if (node.kind === 'union')
+    return walkUnion(resolved, value, path, context, refusesOtherKinds(view, schema));
+  if (!['object', 'record', 'array', 'tuple', 'intersection'].includes(node.kind))
+    return context.scalarText ? parseText(value, scalarKinds(view, schema), path, context.maxDepth) : value;
   const parsed = parseText(value, structureKinds(view, resolved), path, context.maxDepth);
+  if (
+    node.kind === 'array' &&
+    context.loneValue &&
+    !member &&
+    refusesOtherKinds(view, schema) &&
+    !Array.isArray(parsed) &&
+    parsed != null &&
+    !(typeof parsed === 'string' && !isOneValueText(parsed))
+  )
+    return loneValue(schema, node.element, parsed, path, context);
   const child = (childSchema: unknown, childValue: unknown, key: string | number) =>
     walk(childSchema, childValue, [...path, key], context);
   if (node.kind === 'intersection') {
     const [left, right] = node.sides;
-    return walk(right, walk(left, parsed, path, context), path, context);
+    return walk(right, walk(left, parsed, path, context, true), path, context, true);
   }
   if (Array.isArray(parsed)) {
     if (node.kind === 'array') return mapArray(parsed, (item, index) => child(node.element, item, index));
@@ -91,8 +126,8 @@ function walk(schema: unknown, value: unknown, path: Path, context: Walk): unkno
   let result = record;
   const repair = (fieldSchema: unknown, key: string) => {
     const current = record[key];
-    // Scalars are never coerced, and an absent field has nothing to repair.
-    if (typeof current !== 'string' && (typeof current !== 'object' || current === null)) return;
+    // An absent field has nothing to repair; a number or a boolean only becomes a one-item list.
+    if (current === undefined || current === null) return;
     const repaired = child(fieldSchema, current, key);
     // An inherited value is walked as the parser reads it, but only an own one is replaced.
     if (repaired !== current && Object.hasOwn(record, key)) result = withOwn(result, key, repaired);
@@ -104,21 +139,43 @@ function walk(schema: unknown, value: unknown, path: Path, context: Walk): unkno
   return result;
 }
 
-/** Where structure is wanted, a string that is JSON of a wanted kind becomes that JSON. */
-function parseText(value: unknown, kinds: ReadonlySet<StructureKind>, path: Path, maxDepth: number): unknown {
+/**
+ * Where structure (or, with `scalarText`, a scalar) is wanted, a string that is JSON of a wanted
+ * kind becomes that JSON; a number only when finite.
+ */
+function parseText(value: unknown, kinds: ReadonlySet<string>, path: Path, maxDepth: number): unknown {
   if (typeof value !== 'string' || kinds.size === 0) return value;
   const parsed = parseJsonText(value, path, maxDepth);
-  const kind = structureKind(parsed);
-  return parsed !== NOT_JSON && kind && kinds.has(kind) ? parsed : value;
+  if (parsed === NOT_JSON) return value;
+  const kind = jsonKind(parsed);
+  return kinds.has(kind) && (kind !== 'number' || Number.isFinite(parsed)) ? parsed : value;
 }
 
-function walkUnion(union: unknown, value: unknown, path: Path, context: Walk): unknown {
+/** The repair `loneValue`: the value as a one-item list, its item repaired, when the array accepts it. */
+function loneValue(array: unknown, element: unknown, value: unknown, path: Path, context: Walk): unknown {
+  const list = [walk(element, value, [...path, 0], context)];
+  const { runtime, documentListCheck } = context;
+  const accepted = documentListCheck
+    ? listCheckAccepts(documentListCheck(array), list)
+    : accepts(runtime, array, list);
+  return accepted ? list : value;
+}
+
+function walkUnion(
+  union: unknown,
+  value: unknown,
+  path: Path,
+  context: Walk,
+  refusesOthers: boolean,
+): unknown {
   const { view } = context;
   const members = unionMembers(view, union);
   if (acceptsRawString(view, union)) {
     if (typeof value === 'string') refuseListAsText(context, members, value, path);
   } else {
-    value = parseText(value, structureKinds(view, union), path, context.maxDepth);
+    const kinds = new Set<string>(structureKinds(view, union));
+    if (context.scalarText && refusesOthers) for (const kind of scalarKinds(view, union)) kinds.add(kind);
+    value = parseText(value, kinds, path, context.maxDepth);
   }
   const node = view.node(union);
   if (node.kind === 'union' && node.discriminator !== undefined) {
@@ -139,7 +196,7 @@ function walkUnion(union: unknown, value: unknown, path: Path, context: Walk): u
   const kind = structureKind(value);
   if (!kind) return value;
   const takers = members.filter((member) => structureKinds(view, member.schema).has(kind));
-  if (takers.length === 1) return walk((takers[0] as { schema: unknown }).schema, value, path, context);
+  if (takers.length === 1) return walk((takers[0] as { schema: unknown }).schema, value, path, context, true);
   if (kind === 'object' && context.nullAbsent && takers.length > 1) {
     const keys = keysNoMemberTakesNullAt(
       view,

@@ -71,3 +71,18 @@ export function structureKind(value: unknown): 'object' | 'array' | undefined {
   if (Array.isArray(value)) return 'array';
   return typeof value === 'object' && value !== null ? 'object' : undefined;
 }
+
+/** The JSON kind of a parsed value: `object`, `array`, `string`, `number`, `boolean`, `null`. */
+export function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+/**
+ * Whether text can be taken as one value where a list is wanted: not when it starts as JSON
+ * structure does (`[`, `{`: a truncated list), nor when it holds a comma or a line break (a list
+ * written by hand, which could mean one item or several).
+ */
+export function isOneValueText(text: string): boolean {
+  return !/^\s*[[{]/.test(text) && !/[,\n]/.test(text);
+}

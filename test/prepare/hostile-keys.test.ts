@@ -173,7 +173,17 @@ describe.each(CASES)('a field named %s in %s', (_quoted, _id, name, shape) => {
       const profiles = settings.profiles.length > 0 ? profilesFor(shape, name) : [];
       const hostile = prepare(shape.input(name), { ...settings, profiles });
       const plain = prepare(shape.input(PLAIN), { ...settings, profiles });
-      expect(textOf(hostile)).toBe(textOf(plain).replaceAll(PLAIN, name));
+      const expected = JSON.parse(textOf(plain).replaceAll(PLAIN, name), (key, value) =>
+        // A name of Object.prototype's members is never taken as left out (a parser may read it
+        // through the prototype): the only place the plan of such a name differs.
+        key === 'nullAbsent' && name in Object.prototype
+          ? (value as string[]).filter((one) => one !== name)
+          : value,
+      );
+      const pruned = JSON.stringify(expected, (key, value) =>
+        key === 'nullAbsent' && Array.isArray(value) && value.length === 0 ? undefined : value,
+      );
+      expect(textOf(hostile)).toBe(pruned);
     },
   );
 

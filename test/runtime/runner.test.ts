@@ -509,6 +509,8 @@ describe('what the runtime checks against what the build promised', () => {
           fields: {
             paths: { refuse: [{ defer: ['input', '.images', '.paths', '|1'] }], array: { parse: ['array'] } },
           },
+          // The repair nullAbsent: a null for the optional paths is taken as left out.
+          nullAbsent: ['paths'],
         },
       },
     });

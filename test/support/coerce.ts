@@ -3,6 +3,7 @@ import { coerceJsonArgs, defineTool } from 'toolprep';
 import { applyPlan, type Plan } from 'toolprep/runtime';
 import { expect } from 'vitest';
 import { builderOf } from '../../src/adapters/builders.js';
+import type { RepairName } from '../../src/manifest/plan.js';
 import { accepts } from '../../src/runtime/accepts.js';
 
 export type Outcome = { value: unknown } | { refused: string };
@@ -16,10 +17,14 @@ function outcome(run: () => unknown): Outcome {
   }
 }
 
-export function planOf(input: unknown): Plan {
+const EVERY_REPAIR: readonly RepairName[] = ['scalarText', 'nullAbsent', 'loneValue', 'caseFold'];
+
+/** The plan prepareTool compiles, with these repairs on (default: every one, as the config's default). */
+export function planOf(input: unknown, repairs: readonly RepairName[] = EVERY_REPAIR): Plan {
   return prepareTool(defineTool({ name: 't', description: 'd', input: input as never }), {
     unrepresentable: 'degrade',
     warn: () => {},
+    repairs: Object.fromEntries(EVERY_REPAIR.map((repair) => [repair, repairs.includes(repair)])),
   }).plan;
 }
 
@@ -32,11 +37,19 @@ export function acceptsAtOf(input: unknown) {
     accepts(builder.runtime, builder.schemaAt(input, steps), value);
 }
 
-/** Runs the compiled plan and the reference on the same arguments; they must agree. */
-export function coerceBothWays(input: unknown, args: unknown, plan: Plan = planOf(input)): Outcome {
+/**
+ * Runs the compiled plan and the reference on the same arguments, with the same repairs (default:
+ * every one); they must agree.
+ */
+export function coerceBothWays(
+  input: unknown,
+  args: unknown,
+  plan?: Plan,
+  repairs: readonly RepairName[] = EVERY_REPAIR,
+): Outcome {
   const acceptsAt = acceptsAtOf(input);
-  const viaPlan = outcome(() => applyPlan(plan, args, { acceptsAt }));
-  const viaReference = outcome(() => coerceJsonArgs(args, input));
+  const viaPlan = outcome(() => applyPlan(plan ?? planOf(input, repairs), args, { acceptsAt }));
+  const viaReference = outcome(() => coerceJsonArgs(args, input, { repairs }));
   expect(viaPlan).toEqual(viaReference);
   return viaPlan;
 }

@@ -136,6 +136,19 @@ export const standardView: SchemaView<unknown> = {
     const required = new Set(Array.isArray(json.required) ? json.required : []);
     return Object.keys(json.properties).filter((key) => !required.has(key));
   },
+  // What the document says: its library's converter shows a coercing parser as taking strings.
+  scalarKinds(schema) {
+    const resolved = standardView.resolve(schema) as JsonNode;
+    const node = standardView.node(resolved);
+    if (node.kind !== 'scalar') return node.kind === 'text' || node.kind === 'any' ? [] : undefined;
+    const { json } = resolved;
+    if (!isRecord(json)) return [];
+    const values = tagsOfJson(json);
+    if (values)
+      return (['boolean', 'number'] as const).filter((kind) => values.some((value) => typeof value === kind));
+    if (json.type === 'boolean') return ['boolean'];
+    return json.type === 'number' || json.type === 'integer' ? ['number'] : [];
+  },
 };
 
 function jsonTakesNull({ json, document }: JsonNode, seen: Set<unknown>): boolean {

@@ -1,5 +1,5 @@
 import { getOwn } from '../../shared/run/own-property.js';
-import { keepsValues } from '../type-facts.js';
+import { keepsValues, scalarKindsOf } from '../type-facts.js';
 import type { SchemaNode, SchemaView } from '../types.js';
 import { factsOf, isZod3, wrappedBy, type Zod3Schema } from './def.js';
 
@@ -53,6 +53,12 @@ export const zod3View: SchemaView<Zod3Schema> = {
     Object.entries(object._def.shape?.() ?? {})
       .filter(([, field]) => (field as unknown as { isOptional(): boolean }).isOptional())
       .map(([key]) => key),
+  scalarKinds: (schema) =>
+    scalarKindsOf(
+      schema,
+      (one) => factsOf(one._def),
+      (one) => one._def,
+    ),
 };
 
 function takesNull(schema: Zod3Schema, seen: Set<Zod3Schema>): boolean {

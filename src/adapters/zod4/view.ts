@@ -1,6 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
 import { getOwn } from '../../shared/run/own-property.js';
-import { keepsValues } from '../type-facts.js';
+import { keepsValues, scalarKindsOf } from '../type-facts.js';
 import type { SchemaNode, SchemaView } from '../types.js';
 import { defOf, factsOf, isZod4, wrappedBy } from './def.js';
 
@@ -55,6 +55,7 @@ export const zod4View: SchemaView<$ZodType> = {
       // `optional`, or `defaulted` (zod 4.6): either way the key may be left out.
       .filter(([, field]) => (field._zod as { optin?: string }).optin !== undefined)
       .map(([key]) => key),
+  scalarKinds: (schema) => scalarKindsOf(schema, factsOf, defOf),
 };
 
 function takesNull(schema: $ZodType, seen: Set<$ZodType>): boolean {
