@@ -1,9 +1,11 @@
 import { builderOf, unreadableSchemaHint } from '../adapters/builders.js';
+import { type FoundMisreading, misreadingsOf } from '../adapters/misreadings.js';
 import type { SchemaBuilder } from '../adapters/types.js';
 import { isToolContract } from '../contract/define-tool.js';
 import { checkToolName, deriveToolName, type NameRule } from '../contract/names.js';
 import { TOOL_ANNOTATION_KEYS, type ToolAnnotations, type ToolContract } from '../contract/types.js';
-import type { Problem } from '../shared/build/problems.js';
+import type { RepairName } from '../manifest/plan.js';
+import type { Problem, ProblemCode } from '../shared/build/problems.js';
 
 /** A contract's schemas, each with the builder of its library. */
 export type ContractSchemas = Partial<
@@ -17,14 +19,24 @@ export interface ContractIdentity {
   readonly schemas?: ContractSchemas;
 }
 
+export interface ContractCheckOptions {
+  readonly exportName?: string;
+  readonly description?: string;
+  readonly names: NameRule;
+  /** The config's repairs, which a warning of a parser that misreads model output counts on. */
+  readonly repairs?: Readonly<Record<RepairName, boolean>>;
+  /** Receives the warnings: a parser in input or params that misreads model output. */
+  readonly warn?: (problem: Problem) => void;
+}
+
 /**
  * Checks what can be checked before any schema is converted: the value is a contract, its name
- * follows the rule, it has a description, its annotations are MCP's and its schemas are of a
- * library toolprep reads.
+ * follows the rule, it has a description, its annotations are MCP's, its schemas are of a library
+ * toolprep reads, and (a warning) none of them holds a parser known to misread model output.
  */
 export function checkContract(
   value: unknown,
-  options: { exportName?: string; description?: string; names: NameRule },
+  options: ContractCheckOptions,
   problems: Problem[],
 ): ContractIdentity | undefined {
   const where = options.exportName ?? 'unnamed';
@@ -94,6 +106,12 @@ export function checkContract(
       });
     }
   }
+  // Input and params are what a model sends; output is the handler's.
+  for (const field of ['input', 'params'] as const) {
+    const schema = schemas[field]?.schema;
+    for (const misreading of schema === undefined ? [] : misreadingsOf(schema))
+      options.warn?.(misreadingWarning(name, field, misreading, options.repairs));
+  }
   const convertible = problems.length === problemsBeforeSchemas;
   const { headers } = contract;
   if (
@@ -112,6 +130,23 @@ export function checkContract(
     report({ code: 'meta-not-object', tool: name, field: 'meta', message: 'must be a plain object' });
   }
   return convertible ? { name, description, schemas } : { name, description };
+}
+
+/** `z.coerce.boolean() reads every non-empty string as true: "false" is true (use z.boolean(): …)`. */
+function misreadingWarning(
+  tool: string,
+  field: 'input' | 'params',
+  { field: at, parser, misreads, instead, repair }: FoundMisreading,
+  repairs: ContractCheckOptions['repairs'],
+): Problem {
+  return {
+    severity: 'warning',
+    code: 'coercion-hazard',
+    tool,
+    field: `${field}.${at}`,
+    message: `${parser} ${misreads}`,
+    hint: repairs?.[repair] === false ? `${instead}, once repairs.${repair} is turned back on` : instead,
+  };
 }
 
 function checkAnnotations(

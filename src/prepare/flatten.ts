@@ -1,9 +1,9 @@
-import { type JsonKind, provableKinds, schemaOfKinds } from '../shared/json-schema/kinds.js';
+import { type JsonKind, kindOfValue, provableKinds, schemaOfKinds } from '../shared/json-schema/kinds.js';
 import { propertyOf, requiredKeys } from '../shared/json-schema/records.js';
 import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
 import { mapSchema } from '../shared/json-schema/walk.js';
 import { canonicalJson } from '../shared/run/canonical-text.js';
-import { setOwn } from '../shared/run/own-property.js';
+import { getOwn, setOwn } from '../shared/run/own-property.js';
 
 /** Keywords that describe a value without constraining it; merging compares shapes without them. */
 const ANNOTATION_KEYS = ['description', 'title', 'default', 'examples'] as const;
@@ -24,12 +24,71 @@ interface Variant {
 
 /**
  * Projects discriminated `oneOf` unions, at any depth, onto one object each, so that clients and
- * providers that cannot take a union at the top of a tool input can. The result accepts a superset
- * of the nominal values the source accepts; the source document is never mutated and the result
- * does not depend on the order of the variants. See docs/decisions/0001-flatten-discriminated-unions.md.
+ * providers that cannot take a union at the top of a tool input can, and nullable literals and
+ * enums onto one type list. The result accepts a superset of the nominal values the source
+ * accepts; the source document is never mutated and the result does not depend on the order of
+ * the variants. See docs/decisions/0001-flatten-discriminated-unions.md.
  */
 export function flattenUnions(schema: JsonSchema): JsonSchema {
-  return mapSchema(schema, (node) => flattenNode(node) ?? node);
+  return mapSchema(schema, (node) => flattenNode(node) ?? nullableValues(node) ?? node);
+}
+
+/** What a `type` a bare `const` or `enum` member names takes of its values' kinds. */
+const TYPE_TAKES: Readonly<Record<string, readonly JsonKind[]>> = {
+  string: ['string'],
+  number: ['number', 'integer'],
+  integer: ['integer'],
+  boolean: ['boolean'],
+};
+
+/**
+ * A nullable literal or enum, the `anyOf` of its values and `{ type: "null" }`, as one node without
+ * a union: `{ type: ["string", "null"], enum: ["x", null] }` takes exactly what the union takes
+ * (2020-12 and draft-07 alike) and reads as a plain field to clients and providers that take no
+ * union. Only where the values are of one kind, so that the type list is `[T, "null"]`, and the
+ * members say nothing else.
+ */
+function nullableValues(node: JsonSchema): JsonSchema | undefined {
+  const { anyOf, ...rest } = node;
+  if (!Array.isArray(anyOf) || anyOf.length < 2) return undefined;
+  // Beside these the union would be one assertion among others: merged, they would meet.
+  if (['type', 'enum', 'const', 'oneOf', '$ref'].some((key) => key in rest)) return undefined;
+  const values = new Set<unknown>();
+  const kinds = new Set<string>();
+  let takesNull = false;
+  for (const member of anyOf) {
+    if (!isSchemaObject(member)) return undefined;
+    if (Object.keys(member).length === 1 && member.type === 'null') {
+      takesNull = true;
+      continue;
+    }
+    const listed = listedValues(member);
+    if (!listed) return undefined;
+    for (const value of listed) {
+      if (value === null) takesNull = true;
+      else {
+        kinds.add(typeof value);
+        values.add(value);
+      }
+    }
+  }
+  const [kind, ...others] = kinds;
+  if (!takesNull || kind === undefined || others.length > 0) return undefined;
+  return { type: [kind, 'null'], enum: [...values, null], ...rest };
+}
+
+/**
+ * The values a bare `const` or `enum` member lists, each of a kind its `type` (if any) takes; or
+ * undefined for a member that says more, or lists an object or a list.
+ */
+function listedValues(member: JsonSchema): readonly unknown[] | undefined {
+  const { type, const: constant, enum: listed, ...more } = member;
+  if (Object.keys(more).length > 0 || ('const' in member && listed !== undefined)) return undefined;
+  const values = 'const' in member ? [constant] : listed;
+  if (!Array.isArray(values) || values.length === 0) return undefined;
+  const takes =
+    type === undefined ? [...Object.values(TYPE_TAKES).flat(), 'null'] : getOwn(TYPE_TAKES, String(type));
+  return values.every((value) => takes?.includes(kindOfValue(value))) ? values : undefined;
 }
 
 function flattenNode(node: JsonSchema): JsonSchema | undefined {

@@ -3,7 +3,7 @@ import { setOwn } from '../../shared/run/own-property.js';
 import { draft07To202012, inlineAcyclicReferences, schemaKeyFirst } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
-import { factsOf, wrappedBy, type Zod3Def, type Zod3Schema } from './def.js';
+import { coercedFactsOf, factsOf, wrappedBy, type Zod3Def, type Zod3Schema } from './def.js';
 import { zod3ListCheck } from './list-checks.js';
 import { schemaAt } from './locate.js';
 import { zod3 } from './runtime.js';
@@ -50,6 +50,8 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
         if (captured !== ignoreOverride) return captured;
         const zodDef = def as unknown as Zod3Def;
         const facts = factsOf(zodDef);
+        // What a coercing parser is given, where that is JSON, is shown (by postProcess).
+        if (io === 'input' && coercedFactsOf(zodDef)?.input) return ignoreOverride;
         const words =
           facts.unrepresentable ??
           (io === 'output' ? facts.outputUnrepresentable : undefined) ??
@@ -63,6 +65,14 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
         const zodDef = def as unknown as Zod3Def;
         const facts = factsOf(zodDef);
         const { catchValue, shape } = zodDef;
+        // Takes nothing, as Zod 4's converter writes it: `enum: []` is no schema Ajv compiles.
+        if (facts.kind === 'values' && facts.values(zodDef).length === 0) {
+          const { description } = (json ?? {}) as { description?: string };
+          return (description === undefined ? { not: {} } : { not: {}, description }) as never;
+        }
+        // `z.coerce.date()`: the text it is given, as the table says (its description kept).
+        const coercedInput = io === 'input' ? coercedFactsOf(zodDef)?.input : undefined;
+        if (coercedInput) return { ...json, ...coercedInput } as never;
         if (facts.kind === 'object') protoFields.restore(json, refs);
         // A discriminated union takes exactly one variant, as Zod 4's converter says.
         if (

@@ -1,5 +1,6 @@
 import type { ZodFirstPartyTypeKind } from 'zod/v3';
 import { getOwn } from '../../shared/run/own-property.js';
+import { type CoercedFacts, DATE_TIME_TEXT, ZOD_MISREADINGS } from '../coerced-facts.js';
 import type { TypeFacts } from '../type-facts.js';
 
 /** The parts of a Zod 3 schema (`zod@3`, and `zod/v3` of zod 3.25) that toolprep reads, by `_def`. */
@@ -71,6 +72,8 @@ export type Zod3Facts = TypeFacts<
     readonly holds?: (def: Zod3Def) => readonly (Zod3Schema | null | undefined)[];
     /** The tags it gives a discriminated union, beside a literal's or an enum's values. */
     readonly tags?: readonly unknown[];
+    /** What its coercing parser (`z.coerce.…()`, `_def.coerce`) does beside the type itself. */
+    readonly coerced?: CoercedFacts;
   }
 >;
 
@@ -97,8 +100,18 @@ function targetOf(lazy: Zod3Schema): Zod3Schema | undefined {
  */
 export const ZOD3_TYPES: Readonly<Record<string, Zod3Facts>> = {
   ZodString: { kind: 'text', null: 'refused', json: 'string' },
-  ZodNumber: { kind: 'scalar', null: 'refused', json: 'number' },
-  ZodBoolean: { kind: 'scalar', null: 'refused', json: 'boolean' },
+  ZodNumber: {
+    kind: 'scalar',
+    null: 'refused',
+    json: 'number',
+    coerced: { misreads: ZOD_MISREADINGS.number },
+  },
+  ZodBoolean: {
+    kind: 'scalar',
+    null: 'refused',
+    json: 'boolean',
+    coerced: { misreads: ZOD_MISREADINGS.boolean },
+  },
   ZodNull: { kind: 'scalar', null: 'taken', json: 'null', tags: [null] },
   ZodAny: { kind: 'any', null: 'taken', json: 'any' },
   ZodUnknown: { kind: 'any', null: 'taken', json: 'any' },
@@ -114,11 +127,13 @@ export const ZOD3_TYPES: Readonly<Record<string, Zod3Facts>> = {
     unrepresentable: 'BigInt',
     hint: 'take z.string() or z.number().int() and convert it in the handler',
   },
+  // A coerced date is given text (`new Date(input)`) and gives a Date: JSON on the input side only.
   ZodDate: {
     kind: 'scalar',
     null: 'refused',
     unrepresentable: 'Date',
     hint: 'take an ISO string with z.string().datetime() and convert it in the handler',
+    coerced: { input: DATE_TIME_TEXT },
   },
   // Zod 4 shows a promise as what it resolves to; Zod 3's parser refuses any value that is not a
   // promise, which no JSON argument is.
@@ -195,6 +210,11 @@ const UNKNOWN_TYPE: Zod3Facts = { kind: 'scalar', null: 'taken' };
 export function factsOf({ typeName, effect }: Zod3Def): Zod3Facts {
   const type = typeName === 'ZodEffects' ? `ZodEffects:${effect?.type}` : typeName;
   return getOwn(ZOD3_TYPES, type) ?? UNKNOWN_TYPE;
+}
+
+/** What a definition's coercing parser does beside its type, if it coerces. */
+export function coercedFactsOf(def: Zod3Def): CoercedFacts | undefined {
+  return def.coerce ? factsOf(def).coerced : undefined;
 }
 
 /** The schema a wrapper wraps, if the schema is one: what looking through a wrapper means in Zod 3. */

@@ -5,7 +5,7 @@ import { isRecord } from '../../shared/run/is-record.js';
 import { setOwn } from '../../shared/run/own-property.js';
 import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
-import { defOf, factsOf } from './def.js';
+import { coercedFactsOf, defOf, factsOf } from './def.js';
 import { zod4ListCheck } from './list-checks.js';
 import { schemaAt } from './locate.js';
 import { zod4 } from './runtime.js';
@@ -44,12 +44,17 @@ export const zod4Builder: SchemaBuilder<$ZodType> = {
       io,
       metadata,
       unrepresentable: ({ zodSchema, path, message }) => {
+        // Shown by the override instead: what a coercing parser is given, where that is JSON.
+        if (io === 'input' && coercedFactsOf(zodSchema)?.input) return 'any';
         unrepresentable.push({ field: fieldPath(path), message, hint: hintFor(zodSchema) });
         return 'any';
       },
       override: ({ zodSchema, jsonSchema }) => {
         exclusiveDiscriminatedUnion(zodSchema, jsonSchema);
-        if (io === 'input') releaseCaughtFields(zodSchema, jsonSchema);
+        if (io === 'input') {
+          releaseCaughtFields(zodSchema, jsonSchema);
+          showCoercedInput(zodSchema, jsonSchema);
+        }
       },
     }) as JsonSchema;
     dropInheritedParts(document, new Set());
@@ -77,6 +82,19 @@ function exclusiveDiscriminatedUnion(zodSchema: $ZodType, jsonSchema: Record<str
     return;
   jsonSchema.oneOf = jsonSchema.anyOf;
   delete jsonSchema.anyOf;
+}
+
+/**
+ * `z.coerce.date()` takes what `new Date()` takes and gives a Date: its nominal input, ISO text, is
+ * shown in front of what the converter wrote there (its metadata). The output side, a Date, stays
+ * unrepresentable.
+ */
+function showCoercedInput(zodSchema: $ZodType, jsonSchema: Record<string, unknown>): void {
+  const input = coercedFactsOf(zodSchema)?.input;
+  if (!input) return;
+  const written = Object.entries(jsonSchema);
+  for (const [key] of written) delete jsonSchema[key];
+  for (const [key, value] of [...Object.entries(input), ...written]) setOwn(jsonSchema, key, value);
 }
 
 /** A field with `.catch()` accepts anything, a missing value included, so a caller need not send it. */

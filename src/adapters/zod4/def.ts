@@ -1,5 +1,6 @@
 import type { $ZodType, $ZodTypeDef } from 'zod/v4/core';
 import { getOwn } from '../../shared/run/own-property.js';
+import { type CoercedFacts, DATE_TIME_TEXT, ZOD_MISREADINGS } from '../coerced-facts.js';
 import type { TypeFacts } from '../type-facts.js';
 
 /** Whether a value is a Zod 4 schema, from any of its entry points. */
@@ -33,7 +34,11 @@ export function defOf(schema: $ZodType): Zod4Def {
 }
 
 /** What toolprep knows of one Zod 4 type; `hint` says what to take instead where JSON cannot carry it. */
-export type Zod4Facts = TypeFacts<$ZodType, Zod4Def, { readonly hint?: string }>;
+export type Zod4Facts = TypeFacts<
+  $ZodType,
+  Zod4Def,
+  { readonly hint?: string; readonly coerced?: CoercedFacts }
+>;
 
 const innerType = (schema: $ZodType): $ZodType | undefined => defOf(schema).innerType;
 
@@ -44,10 +49,15 @@ const innerType = (schema: $ZodType): $ZodType | undefined => defOf(schema).inne
 export const ZOD4_TYPES: Readonly<Record<string, Zod4Facts>> = {
   string: { kind: 'text', null: 'refused', json: 'string' },
   template_literal: { kind: 'text', null: 'refused' },
-  number: { kind: 'scalar', null: 'refused', json: 'number' },
+  number: { kind: 'scalar', null: 'refused', json: 'number', coerced: { misreads: ZOD_MISREADINGS.number } },
   // In Zod's list of types, though `z.int()` makes a `number`.
   int: { kind: 'scalar', null: 'refused' },
-  boolean: { kind: 'scalar', null: 'refused', json: 'boolean' },
+  boolean: {
+    kind: 'scalar',
+    null: 'refused',
+    json: 'boolean',
+    coerced: { misreads: ZOD_MISREADINGS.boolean },
+  },
   null: { kind: 'scalar', null: 'taken', json: 'null' },
   any: { kind: 'any', null: 'taken', json: 'any' },
   unknown: { kind: 'any', null: 'taken', json: 'any' },
@@ -56,10 +66,12 @@ export const ZOD4_TYPES: Readonly<Record<string, Zod4Facts>> = {
     null: 'refused',
     hint: 'take z.string() or z.number().int() and convert it in the handler',
   },
+  // A coerced date is given text (`new Date(input)`) and gives a Date: JSON on the input side only.
   date: {
     kind: 'scalar',
     null: 'refused',
     hint: 'take an ISO string with z.iso.datetime() and convert it in the handler',
+    coerced: { input: DATE_TIME_TEXT },
   },
   symbol: { kind: 'scalar', null: 'refused' },
   undefined: { kind: 'scalar', null: 'refused' },
@@ -121,6 +133,11 @@ const UNKNOWN_TYPE: Zod4Facts = {
 /** The facts of a schema's type: the one place a type Zod has and this table lacks is decided. */
 export function factsOf(schema: $ZodType): Zod4Facts {
   return getOwn(ZOD4_TYPES, defOf(schema).type) ?? UNKNOWN_TYPE;
+}
+
+/** What the schema's coercing parser does beside its type, if it coerces. */
+export function coercedFactsOf(schema: $ZodType): CoercedFacts | undefined {
+  return defOf(schema).coerce ? factsOf(schema).coerced : undefined;
 }
 
 /** The schema a wrapper wraps, if the schema is one. */
