@@ -8,9 +8,10 @@ import type { ContractRef } from '../discover/find-contracts.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { presentSchema } from '../prepare/present.js';
 import type { Problem } from '../shared/build/problems.js';
-import type { JsonSchema } from '../shared/json-schema/schema.js';
+import { propertyOf } from '../shared/json-schema/records.js';
+import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
 import { isRecord } from '../shared/run/is-record.js';
-import { getOwn, splitKeys } from '../shared/run/own-property.js';
+import { splitKeys } from '../shared/run/own-property.js';
 import { documentedValues, type Sample } from './sample-values.js';
 
 /**
@@ -289,13 +290,10 @@ async function refusalOf({ library, schema }: ParsedPart, value: unknown): Promi
 function describedAt(document: JsonSchema, path: readonly (string | number)[]): boolean {
   let node: unknown = document;
   for (const key of path) {
-    const schema = node as JsonSchema | undefined;
-    node =
-      typeof key === 'number'
-        ? (schema?.items as JsonSchema | undefined)
-        : getOwn(schema?.properties as Record<string, unknown> | undefined, key);
+    const schema = isSchemaObject(node) ? node : undefined;
+    node = typeof key === 'number' ? schema?.items : propertyOf(schema, key);
   }
-  return typeof (node as JsonSchema | undefined)?.description === 'string';
+  return isSchemaObject(node) && typeof node.description === 'string';
 }
 
 /**

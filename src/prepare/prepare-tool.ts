@@ -1,18 +1,18 @@
 import type { z } from 'zod';
 import { builderOf } from '../adapters/builders.js';
-import type { SchemaBuilder } from '../adapters/types.js';
+import type { Dialect, SchemaBuilder } from '../adapters/types.js';
 import { type PrepareSettings, parseOptions, prepareOptionsSchema } from '../config/options.js';
 import type { ToolContract } from '../contract/types.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';
 import { deepFreeze, digestOf } from '../shared/build/canonical-json.js';
 import { formatProblem, type Problem, ToolprepError } from '../shared/build/problems.js';
-import type { JsonSchema } from '../shared/json-schema/schema.js';
-import { getOwn } from '../shared/run/own-property.js';
+import { definitionsOf } from '../shared/json-schema/definitions.js';
+import { unionMembers } from '../shared/json-schema/kinds.js';
+import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
 import { checkContract } from './check-contract.js';
 import { compilePlan, type InverseSteps, type PlanRoot } from './compile-plan.js';
 import { flattenUnions, mergeRootUnion } from './flatten.js';
-import { DEFS_KEY, type Dialect, isSchemaObject } from './json-schema.js';
 import { annotateHeaders, collectHeaders } from './mcp-headers.js';
 import { declaredKeys, mergeParamsIntoInput } from './merge-params.js';
 import { presentSchema } from './present.js';
@@ -60,7 +60,11 @@ export function prepareTool(
   } = options;
   const settings: PrepareSettings = parseOptions(prepareOptionsSchema, rest, 'prepareTool options');
   const problems: Problem[] = [];
-  const identity = checkContract(contract, { exportName, description, names: settings.names }, problems);
+  const identity = checkContract(
+    contract,
+    { exportName, description, names: settings.names, repairs: settings.repairs, warn },
+    problems,
+  );
   if (!identity?.schemas) throw new ToolprepError(problems);
   const { input, params, output } = identity.schemas;
   const tool = identity.name;
@@ -82,7 +86,7 @@ export function prepareTool(
       return document;
     };
     let document = input ? convert('input', input) : emptyObject(dialect);
-    if (input && report && !isObjectRoot(document, dialect)) {
+    if (input && report && !isObjectRoot(document)) {
       problems.push({
         severity: 'error',
         code: 'input-not-object',
@@ -161,7 +165,7 @@ export function prepareTool(
     ...optional('annotations', contractFields.annotations),
     ...optional('meta', contractFields.meta),
     ...optional('mcpHeaders', mcpHeaders.length > 0 ? mcpHeaders : undefined),
-    plan: compilePlan(roots, inverseStepsOf(settings.profiles)),
+    plan: compilePlan(roots, { inverse: inverseStepsOf(settings.profiles), repairs: settings.repairs }),
   };
   return deepFreeze({ ...prepared, digest: digestOf(prepared) });
 }
@@ -209,19 +213,15 @@ function emptyObject(dialect: Dialect): JsonSchema {
 }
 
 /** An object, or a union every branch of which is an object (following local references). */
-function isObjectRoot(document: JsonSchema, dialect: Dialect): boolean {
-  const defs = document[DEFS_KEY[dialect]];
+function isObjectRoot(document: JsonSchema): boolean {
+  const { resolve } = definitionsOf(document);
   const isObject = (schema: unknown, depth: number): boolean => {
     if (!isSchemaObject(schema) || depth > 32) return false;
     if (schema.type === 'object') return true;
-    const ref = schema.$ref;
-    if (typeof ref === 'string' && isSchemaObject(defs))
-      return isObject(getOwn(defs, ref.split('/').pop() ?? ''), depth + 1);
-    const branches = schema.anyOf ?? schema.oneOf;
+    if (typeof schema.$ref === 'string') return isObject(resolve(schema), depth + 1);
+    const branches = unionMembers(schema);
     return (
-      Array.isArray(branches) &&
-      branches.length > 0 &&
-      branches.every((branch) => isObject(branch, depth + 1))
+      branches !== undefined && branches.length > 0 && branches.every((branch) => isObject(branch, depth + 1))
     );
   };
   return isObject(document, 0);

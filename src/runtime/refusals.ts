@@ -1,3 +1,4 @@
+import { kindOfValue, unionMembers } from '../shared/json-schema/kinds.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { typeText } from '../shared/json-schema/schema-text.js';
 import { isRecord } from '../shared/run/is-record.js';
@@ -143,18 +144,17 @@ function expectationOfOne(document: JsonSchema, schema: unknown, within: Set<unk
   if (schema === false) return { kinds: new Set(), members: [] };
   if (!isRecord(schema) || within.has(schema)) return {};
   if (Object.hasOwn(schema, 'const'))
-    return { kinds: new Set([kindOf(schema.const)]), members: [schema.const] };
-  if (Array.isArray(schema.enum)) return { kinds: new Set(schema.enum.map(kindOf)), members: schema.enum };
+    return { kinds: new Set([kindOfValue(schema.const)]), members: [schema.const] };
+  if (Array.isArray(schema.enum))
+    return { kinds: new Set(schema.enum.map(kindOfValue)), members: schema.enum };
   within.add(schema);
   const parts: Expectation[] = [];
   const { type } = schema;
   if (typeof type === 'string' || Array.isArray(type)) parts.push({ kinds: new Set([type].flat()) });
   const target = targetOf(document, schema.$ref);
   if (target !== undefined) parts.push(expectationOfOne(document, target, within));
-  for (const key of ['anyOf', 'oneOf']) {
-    const members = getOwn(schema, key);
-    if (Array.isArray(members)) parts.push(expectationOf(document, members, within));
-  }
+  const union = unionMembers(schema);
+  if (union) parts.push(expectationOf(document, union, within));
   const allOf = getOwn(schema, 'allOf');
   if (Array.isArray(allOf)) parts.push(...allOf.map((member) => expectationOfOne(document, member, within)));
   within.delete(schema);
@@ -169,15 +169,9 @@ function expectationOfOne(document: JsonSchema, schema: unknown, within: Set<unk
   return { kinds, members: members?.filter((member) => kinds === undefined || kindMatches(kinds, member)) };
 }
 
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
-}
-
 /** Whether a value is of a kind the field takes; whole or not, a number is the parser's to judge. */
 function kindMatches(kinds: ReadonlySet<string>, value: unknown): boolean {
-  const kind = kindOf(value);
+  const kind = kindOfValue(value);
   if (kind === 'integer' || kind === 'number') return kinds.has('number') || kinds.has('integer');
   return kinds.has(kind);
 }

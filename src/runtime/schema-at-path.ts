@@ -1,5 +1,7 @@
-import type { JsonSchema } from '../shared/json-schema/schema.js';
-import { isRecord } from '../shared/run/is-record.js';
+import { definitionsOf } from '../shared/json-schema/definitions.js';
+import { unionMembers } from '../shared/json-schema/kinds.js';
+import { propertyOf } from '../shared/json-schema/records.js';
+import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
 import { getOwn } from '../shared/run/own-property.js';
 
 /**
@@ -8,12 +10,12 @@ import { getOwn } from '../shared/run/own-property.js';
  * or `constructor` is found only where the document declares it.
  */
 
-/** What a `$ref` into the document's own definitions names (`#`, `#/$defs/Name`, `#/definitions/Name`). */
+/** What a `$ref` names: the document for `#`, else the definition it names (`#/$defs/Name`), if any. */
 export function targetOf(document: JsonSchema, ref: unknown): unknown {
   if (ref === '#') return document;
-  const match = typeof ref === 'string' ? /^#\/(\$defs|definitions)\/(.*)$/.exec(ref) : null;
-  const defs = match ? document[match[1] as string] : undefined;
-  return match && isRecord(defs) ? getOwn(defs, match[2] as string) : undefined;
+  const { defs, targetOf: definitionNamed } = definitionsOf(document);
+  const name = definitionNamed(ref);
+  return name === undefined ? undefined : defs[name];
 }
 
 /**
@@ -25,13 +27,11 @@ export function branchesOf(document: JsonSchema, schema: unknown): JsonSchema[] 
   const pending: unknown[] = [schema];
   while (pending.length > 0) {
     const next = pending.pop();
-    if (!isRecord(next) || branches.includes(next)) continue;
+    if (!isSchemaObject(next) || branches.includes(next)) continue;
     branches.push(next);
     pending.push(targetOf(document, next.$ref));
-    for (const key of ['anyOf', 'oneOf', 'allOf']) {
-      const members = getOwn(next, key);
+    for (const members of [unionMembers(next), getOwn(next, 'allOf')])
       if (Array.isArray(members)) pending.push(...[...members].reverse());
-    }
   }
   return branches;
 }
@@ -45,9 +45,7 @@ function childrenOf(branch: JsonSchema, segment: string | number): unknown[] {
     // Draft-07's tuple form keeps the places in `items` itself.
     return [Array.isArray(items) ? items[segment] : items];
   }
-  const { properties, additionalProperties } = branch;
-  const property = isRecord(properties) ? getOwn(properties, segment) : undefined;
-  return [property ?? additionalProperties];
+  return [propertyOf(branch, segment) ?? branch.additionalProperties];
 }
 
 /**
@@ -70,7 +68,7 @@ export function childSchemas(
   for (const schema of schemas)
     for (const branch of branchesOf(document, schema))
       for (const child of childrenOf(branch, segment))
-        if (isRecord(child) && !children.includes(child)) children.push(child);
+        if (isSchemaObject(child) && !children.includes(child)) children.push(child);
   return children;
 }
 
@@ -84,12 +82,16 @@ export function declaredKeys(
   let takesOthers = false;
   for (const branch of schemas.flatMap((schema) => branchesOf(document, schema))) {
     const { properties, additionalProperties, patternProperties } = branch;
-    if (isRecord(properties)) {
+    if (isSchemaObject(properties)) {
       described = true;
       for (const key of Object.keys(properties)) if (!keys.includes(key)) keys.push(key);
     }
     // A record, a catch-all or a loose object takes keys it does not name.
-    if (additionalProperties === true || isRecord(additionalProperties) || isRecord(patternProperties))
+    if (
+      additionalProperties === true ||
+      isSchemaObject(additionalProperties) ||
+      isSchemaObject(patternProperties)
+    )
       takesOthers = true;
   }
   return { keys, described, takesOthers };

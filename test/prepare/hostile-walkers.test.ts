@@ -1,8 +1,10 @@
 import { type JsonSchema, prepareTool } from '@toolprep/build';
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { defineTool } from 'toolprep';
+import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { definitionGraph, draft07To202012, inlineAcyclicReferences } from '../../src/adapters/documents.js';
+import { draft07To202012 } from '../../src/adapters/documents.js';
 import { toolSize } from '../../src/emit/manifest.js';
 import { emitModule } from '../../src/emit/module.js';
 import { describeSurfaceChanges } from '../../src/emit/surface-diff.js';
@@ -11,9 +13,10 @@ import { documentedValues } from '../../src/generate/sample-values.js';
 import { supersetViolations } from '../../src/generate/superset.js';
 import type { Manifest } from '../../src/manifest/manifest.js';
 import { flattenUnions, mergeRootUnion } from '../../src/prepare/flatten.js';
-import { mapSubschemas } from '../../src/prepare/json-schema.js';
 import { forEachNode, mapTree, mergeAllOf } from '../../src/prepare/profiles/tree.js';
+import { definitionGraph, inlineAcyclicReferences } from '../../src/shared/json-schema/definitions.js';
 import { fieldRows } from '../../src/shared/json-schema/schema-text.js';
+import { mapSubschemas } from '../../src/shared/json-schema/walk.js';
 import { getOwn } from '../../src/shared/run/own-property.js';
 
 /**
@@ -89,6 +92,35 @@ describe('each JSON Schema walker given a __proto__ property', () => {
       type: 'object',
       properties: own([['__proto__', { type: 'array', prefixItems: [{ type: 'string' }] }]]),
     });
+  });
+
+  test("the Standard adapter reports a left-out __proto__ in the converter's order, and reads no data", () => {
+    // A default shaped like an object schema that requires `__proto__`: data, the user's own.
+    const fallback = JSON.parse('{"required":["__proto__"],"properties":{},"k":"x"}');
+    const input = toStandardJsonSchema(
+      v.objectWithRest(
+        {
+          ['__proto__']: v.string(),
+          when: v.date(),
+          o: v.optional(v.object({ k: v.string() }), fallback),
+        } as never,
+        v.date(),
+      ),
+    );
+    const warnings: string[] = [];
+    const tool = prepareTool(defineTool({ name: 't', description: 'A tool.', input: input as never }), {
+      unrepresentable: 'degrade',
+      warn: (problem) => warnings.push(`${problem.field}: ${problem.message}`),
+    });
+    expect(warnings).toEqual([
+      'input.when: Date cannot be represented in JSON Schema; shown as {}',
+      'input..*: Date cannot be represented in JSON Schema; shown as {}',
+      `input.__proto__: a field named "__proto__" is left out by valibot's JSON Schema converter; shown as {}`,
+    ]);
+    expect(protoOf(tool.inputSchema.mcp)).toEqual({});
+    const { o } = tool.inputSchema.mcp.properties as Record<string, JsonSchema>;
+    expect(o?.default).toEqual({ required: ['__proto__'], properties: {}, k: 'x' });
+    expect(Object.isFrozen(fallback)).toBe(false);
   });
 
   test('the sampler writes it as an own key', () => {

@@ -1,6 +1,9 @@
+import { inlineAcyclicReferences } from '../../shared/json-schema/definitions.js';
+import { isSchemaObject, type JsonSchema } from '../../shared/json-schema/schema.js';
+import { mapSchema, type SchemaPath, walkSchema } from '../../shared/json-schema/walk.js';
 import { isRecord } from '../../shared/run/is-record.js';
 import { getOwn, withOwn } from '../../shared/run/own-property.js';
-import { inlineAcyclicReferences, schemaKeyFirst } from '../documents.js';
+import { schemaKeyFirst } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { Dialect, UnrepresentableNode } from '../types.js';
 import { MARK, type StandardJsonSchema, vendorOptions } from './vendor.js';
@@ -31,50 +34,85 @@ export function standardDocument(
     unrepresentable.push({ field: '(root)', message: (error as Error).message, hint });
     return { document: {}, unrepresentable };
   }
-  const walk = (value: unknown, path: string[]): unknown => {
-    if (Array.isArray(value)) return value.map((item, index) => walk(item, [...path, String(index)]));
-    if (typeof value !== 'object' || value === null) return value;
-    const record = value as Record<string, unknown>;
-    if (typeof record[MARK] === 'string') {
-      unrepresentable.push({ field: fieldPath(path), message: record[MARK], hint });
-      return {};
-    }
-    return declareLeftOut(
-      Object.fromEntries(Object.entries(record).map(([key, child]) => [key, walk(child, [...path, key])])),
-      path,
-    );
-  };
-  // A converter that writes `properties[name] = schema` sets a prototype for a field named
-  // `__proto__`: the field is required and not declared, and its schema is lost. Reported, and
-  // shown as `{}` where that is asked for. (Left out when optional, it leaves no trace to tell.)
-  const declareLeftOut = (node: Record<string, unknown>, path: string[]): Record<string, unknown> => {
-    const { properties, required } = node;
-    if (!Array.isArray(required) || !required.includes(PROTO) || !isRecord(properties)) return node;
-    if (Object.hasOwn(properties, PROTO)) return node;
-    unrepresentable.push({
-      field: fieldPath([...path, 'properties', PROTO]),
-      message: `a field named "${PROTO}" is left out by ${standard.vendor}'s JSON Schema converter`,
-      hint: `rename the field, or set unrepresentable: 'degrade' to show it as {}`,
-    });
-    return { ...node, properties: withOwn(properties, PROTO, {}) };
-  };
-  const marked = schemaKeyFirst(walk(converted, []) as Record<string, unknown>);
+  // Through JSON, as every other document: a converter may hand back a user's own values (a
+  // default, examples), which the prepared tool, frozen, must not hold; keys left undefined go.
+  const written: unknown = isSchemaObject(converted) ? JSON.parse(JSON.stringify(converted)) : converted;
+  if (isSchemaObject(written)) unrepresentable.push(...unshown(written, standard.vendor, hint));
+  const shown = isSchemaObject(written)
+    ? mapSchema(written, (node) =>
+        typeof node[MARK] === 'string'
+          ? {}
+          : leavesOutProto(node)
+            ? { ...node, properties: withOwn(node.properties as object, PROTO, {}) }
+            : node,
+      )
+    : written;
+  const marked = schemaKeyFirst(shown as Record<string, unknown>);
   // Unions then stand where they are used, for their tags to be seen.
-  const document = exclusiveUnions(inlineAcyclicReferences(marked)) as Record<string, unknown>;
+  const document = mapSchema(inlineAcyclicReferences(marked), exclusiveUnion) as Record<string, unknown>;
   return { document, unrepresentable };
 }
 
-function exclusiveUnions(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(exclusiveUnions);
-  if (typeof value !== 'object' || value === null) return value;
-  const walked = Object.fromEntries(
-    Object.entries(value).map(([key, child]) => [key, exclusiveUnions(child)]),
+/**
+ * What the converter marked as not shown, and the `__proto__` fields it left out, in the order it
+ * wrote them (the contract's, not the walker's keywords); a field left out is told after the
+ * fields kept beside it.
+ */
+function unshown(converted: JsonSchema, vendor: string, hint: string): UnrepresentableNode[] {
+  const found: { order: number[]; node: UnrepresentableNode }[] = [];
+  walkSchema(converted, (node, { path }) => {
+    const mark = node[MARK];
+    if (typeof mark === 'string') {
+      found.push({ order: keyOrder(converted, path), node: { field: fieldPath(path), message: mark, hint } });
+      return false;
+    }
+    if (leavesOutProto(node))
+      found.push({
+        order: [...keyOrder(converted, path), Number.POSITIVE_INFINITY],
+        node: {
+          field: fieldPath([...path, 'properties', PROTO]),
+          message: `a field named "${PROTO}" is left out by ${vendor}'s JSON Schema converter`,
+          hint: `rename the field, or set unrepresentable: 'degrade' to show it as {}`,
+        },
+      });
+    return true;
+  });
+  return found.sort((a, b) => compareOrders(a.order, b.order)).map(({ node }) => node);
+}
+
+/**
+ * A converter that writes `properties[name] = schema` sets a prototype for a field named
+ * `__proto__`: the field is required and not declared, and its schema is lost. Reported, and
+ * shown as `{}` where that is asked for. (Left out when optional, it leaves no trace to tell.)
+ */
+function leavesOutProto({ properties, required }: JsonSchema): boolean {
+  return (
+    Array.isArray(required) &&
+    required.includes(PROTO) &&
+    isRecord(properties) &&
+    !Object.hasOwn(properties, PROTO)
   );
-  return exclusiveUnion(walked);
+}
+
+/** Where a place is in the document's own key order: the position of each step of its path. */
+function keyOrder(document: JsonSchema, path: SchemaPath): number[] {
+  let node: unknown = document;
+  return path.map((step) => {
+    const key = String(step);
+    const position = Object.keys(node as object).indexOf(key);
+    node = getOwn(node as Record<string, unknown>, key);
+    return position;
+  });
+}
+
+function compareOrders(a: readonly number[], b: readonly number[]): number {
+  for (let index = 0; index < Math.min(a.length, b.length); index++)
+    if (a[index] !== b[index]) return (a[index] as number) - (b[index] as number);
+  return a.length - b.length;
 }
 
 /** `anyOf` objects that one required key's distinct tags tell apart take exactly one: `oneOf`. */
-function exclusiveUnion(schema: Record<string, unknown>): Record<string, unknown> {
+function exclusiveUnion(schema: JsonSchema): JsonSchema {
   const options = schema.anyOf;
   if (!Array.isArray(options) || options.length < 2 || discriminatorOf(options) === undefined) return schema;
   const { anyOf: _anyOf, ...rest } = schema;
