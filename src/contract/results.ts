@@ -35,6 +35,9 @@ export interface ToolContent {
   readonly structured?: unknown;
 }
 
+/** A result of content parts with the structured content a contract's `output` parses. */
+export type StructuredContent<Structured> = ToolContent & { readonly structured: Structured };
+
 export function isToolContent(value: unknown): value is ToolContent {
   return typeof value === 'object' && value !== null && CONTENT in value;
 }
@@ -100,6 +103,14 @@ export const resource = (
  * A result of several parts (a string is a text part), with `structured` content when the
  * contract declares an `output`: `return content(['Chart of May', image(png, 'image/png')])`.
  */
+export function content<Structured>(
+  parts: readonly (ResultPart | string)[],
+  options: { readonly structured: Structured },
+): StructuredContent<Structured>;
+export function content(
+  parts: readonly (ResultPart | string)[],
+  options?: { readonly structured?: unknown },
+): ToolContent;
 export function content(
   parts: readonly (ResultPart | string)[],
   options: { readonly structured?: unknown } = {},

@@ -1,3 +1,4 @@
+import type { ResultPart, StructuredContent, ToolContent } from './results.js';
 import type { ContractSchema, SchemaInput, SchemaOutput } from './schema-types.js';
 
 /** The MCP tool annotations; toolprep refuses any other key by name. */
@@ -76,10 +77,17 @@ export type ToolArgs<C> =
   C extends ToolContract<infer I, infer P, ContractSchema | undefined>
     ? Joined<ParsedOf<P>, ParsedOf<I>>
     : never;
-/** What the handler returns: the output schema's input side, or anything without one. */
+/**
+ * What the handler returns: anything, without an output schema; with one, what the runtime parses
+ * by it: a value of the schema's input side, or content parts with such a value as `structured`
+ * (`content([...], { structured })`); parts alone (or one part) where the schema takes `undefined`.
+ */
 export type ToolResult<C> =
   C extends ToolContract<ContractSchema | undefined, ContractSchema | undefined, infer O>
     ? O extends ContractSchema
-      ? SchemaInput<O>
+      ?
+          | SchemaInput<O>
+          | StructuredContent<SchemaInput<O>>
+          | (undefined extends SchemaInput<O> ? ToolContent | ResultPart : never)
       : unknown
     : never;

@@ -3,11 +3,17 @@ import type { ToolRuntime } from '../runtime/runner.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { callThroughProfile, profileTools } from './profile-call.js';
 
+/**
+ * An `input_schema`: the profile's document, whose root is an object (the profiles merge a root
+ * union into one, or refuse it at build time), as the SDK's `Tool.InputSchema` requires.
+ */
+export type AnthropicInputSchema = JsonSchema & { readonly type: 'object' };
+
 /** A client tool for Anthropic's Messages API (`tools` of `messages.create`). */
 export interface AnthropicTool {
   readonly name: string;
   readonly description: string;
-  readonly input_schema: JsonSchema;
+  readonly input_schema: AnthropicInputSchema;
   /** Set with the `anthropic-strict` profile: grammar-constrained tool inputs. */
   readonly strict?: true;
 }
@@ -53,7 +59,7 @@ export function anthropicTools(
   return chosen.map(({ tool, parameters }) => ({
     name: tool.name,
     description: tool.description,
-    input_schema: parameters,
+    input_schema: parameters as AnthropicInputSchema,
     ...(strict ? { strict: true as const } : {}),
   }));
 }

@@ -46,21 +46,34 @@ export function openaiResponsesTools(runtime: ToolRuntime): ResponsesTool[] {
 }
 
 /**
- * Runs a Chat Completions tool call (`message.tool_calls[i]`) through the runner, the profile's
- * inverse steps first (`null` for a key left out), and returns the `tool` message to send back.
+ * A tool call of a Chat Completions message (`message.tool_calls[i]`): a function's, or (since
+ * openai 6) a custom tool's, which carries free text.
+ */
+export type ChatToolCall =
+  | {
+      readonly id: string;
+      readonly type?: 'function';
+      readonly function: { readonly name: string; readonly arguments: string };
+    }
+  | {
+      readonly id: string;
+      readonly type: 'custom';
+      readonly custom: { readonly name: string; readonly input: string };
+    };
+
+/**
+ * Runs a Chat Completions tool call through the runner, the profile's inverse steps first (`null`
+ * for a key left out), and returns the `tool` message to send back. toolprep's tools are function
+ * tools, so a custom tool's call is answered as the runner answers a tool it does not have.
  */
 export async function runChatToolCall(
   runtime: ToolRuntime,
-  call: { readonly id: string; readonly function: { readonly name: string; readonly arguments: string } },
+  call: ChatToolCall,
   context?: unknown,
 ): Promise<{ role: 'tool'; tool_call_id: string; content: string }> {
-  const reply = await callThroughProfile(
-    runtime,
-    call.function.name,
-    call.function.arguments,
-    'openai-strict',
-    context,
-  );
+  const [name, args] =
+    'custom' in call ? [call.custom.name, call.custom.input] : [call.function.name, call.function.arguments];
+  const reply = await callThroughProfile(runtime, name, args, 'openai-strict', context);
   return { role: 'tool', tool_call_id: call.id, content: reply.text };
 }
 

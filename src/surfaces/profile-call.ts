@@ -41,7 +41,10 @@ export interface ModelReply {
   readonly text: string;
 }
 
-/** Calls a tool with arguments as a provider sends them (JSON text, or already parsed). */
+/**
+ * Calls a tool with arguments as a provider sends them (JSON text, or already parsed). A call of a
+ * tool there is not is the runner's to answer (and its hooks' to see), whatever its arguments.
+ */
 export async function callThroughProfile(
   runtime: ToolRuntime,
   name: string,
@@ -54,7 +57,8 @@ export async function callThroughProfile(
     try {
       parsed = args.trim() === '' ? {} : JSON.parse(args);
     } catch {
-      return { ok: false, text: `The arguments are not JSON: ${args.slice(0, 80)}` };
+      if (runtime.list().some((tool) => tool.name === name))
+        return { ok: false, text: `The arguments are not JSON: ${args.slice(0, 80)}` };
     }
   }
   return replyOf(await runtime.call(name, parsed, context, { profile }));

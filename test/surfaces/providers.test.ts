@@ -402,14 +402,12 @@ describe('anthropic', () => {
     expect(results.map((result) => [result.content, result.is_error ?? false])).toEqual([
       ['search_notes done', false],
       [LIST, true],
-      // Only strict tool use may return an enum in another case (its docs say so): it is repaired there.
-      strict
-        ? ['move_note done', false]
-        : ['Invalid arguments: "color" must be one of "Dark Blue", "Light Green" (got "dark blue")', true],
+      // An enum in another case is repaired on every call (the repair caseFold), strict or not.
+      ['move_note done', false],
     ]);
     expect(handled).toEqual([
       ['search_notes', { q: 'cats' }],
-      ...(strict ? [['move_note', { path: 'x', color: 'Dark Blue', opts: {} }]] : []),
+      ['move_note', { path: 'x', color: 'Dark Blue', opts: {} }],
     ]);
   });
 });
