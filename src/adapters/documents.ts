@@ -2,9 +2,6 @@ import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { mapSchema } from '../shared/json-schema/walk.js';
 import { setOwn } from '../shared/run/own-property.js';
 
-// The toolkit's own, for zod3/build.ts until it imports it from src/shared/json-schema/definitions.ts.
-export { inlineAcyclicReferences } from '../shared/json-schema/definitions.js';
-
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 /**

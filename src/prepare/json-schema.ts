@@ -1,9 +1,6 @@
 import type { Dialect } from '../adapters/types.js';
 import type { DefsKey } from '../shared/json-schema/definitions.js';
 
-// For merge-params.ts, until it imports the type from src/adapters/types.ts.
-export type { Dialect };
-
 /** Where each dialect toolprep writes keeps its definitions. */
 export const DEFS_KEY: Record<Dialect, DefsKey> = {
   'draft-2020-12': '$defs',

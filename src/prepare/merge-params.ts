@@ -1,8 +1,9 @@
+import type { Dialect } from '../adapters/types.js';
 import { rewriteRefs } from '../shared/json-schema/definitions.js';
 import { unionMembers } from '../shared/json-schema/kinds.js';
 import { propertiesOf, requiredKeys } from '../shared/json-schema/records.js';
 import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
-import { DEFS_KEY, type Dialect } from './json-schema.js';
+import { DEFS_KEY } from './json-schema.js';
 
 /** The property names a root object or each variant of a root union declares. */
 export function declaredKeys(document: JsonSchema): Set<string> {

@@ -180,9 +180,14 @@ describe.each(CASES)('a field named %s in %s', (_quoted, _id, name, shape) => {
           ? (value as string[]).filter((one) => one !== name)
           : value,
       );
-      const pruned = JSON.stringify(expected, (key, value) =>
+      let pruned = JSON.stringify(expected, (key, value) =>
         key === 'nullAbsent' && Array.isArray(value) && value.length === 0 ? undefined : value,
       );
+      // The plan lists a repair only where it holds a position for it.
+      if (!/"nullAbsent(Beyond)?":\[/.test(pruned))
+        pruned = JSON.stringify(JSON.parse(pruned), (key, value) =>
+          key === 'repairs' && Array.isArray(value) ? value.filter((one) => one !== 'nullAbsent') : value,
+        );
       expect(textOf(hostile)).toBe(pruned);
     },
   );

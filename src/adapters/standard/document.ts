@@ -42,15 +42,30 @@ export function standardDocument(
     ? mapSchema(written, (node) =>
         typeof node[MARK] === 'string'
           ? {}
-          : leavesOutProto(node)
-            ? { ...node, properties: withOwn(node.properties as object, PROTO, {}) }
-            : node,
+          : isEmptyEnum(node)
+            ? nothing(node)
+            : leavesOutProto(node)
+              ? { ...node, properties: withOwn(node.properties as object, PROTO, {}) }
+              : node,
       )
     : written;
   const marked = schemaKeyFirst(shown as Record<string, unknown>);
   // Unions then stand where they are used, for their tags to be seen.
   const document = mapSchema(inlineAcyclicReferences(marked), exclusiveUnion) as Record<string, unknown>;
   return { document, unrepresentable };
+}
+
+/** An enum of no member (Valibot's `picklist([])`, ArkType's `never`): a document Ajv refuses. */
+function isEmptyEnum(node: JsonSchema): boolean {
+  return Array.isArray(node.enum) && node.enum.length === 0;
+}
+
+/** What takes no value, as Zod's converter writes it (`{ not: {} }`), with its annotations kept. */
+function nothing(node: JsonSchema): JsonSchema {
+  const kept = Object.fromEntries(
+    ['title', 'description'].flatMap((key) => (Object.hasOwn(node, key) ? [[key, node[key]]] : [])),
+  );
+  return { not: {}, ...kept };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ignoreOverride, parseDef, zodToJsonSchema } from 'zod-to-json-schema';
+import { inlineAcyclicReferences } from '../../shared/json-schema/definitions.js';
 import { setOwn } from '../../shared/run/own-property.js';
-import { draft07To202012, inlineAcyclicReferences, schemaKeyFirst } from '../documents.js';
+import { draft07To202012, schemaKeyFirst } from '../documents.js';
 import { fieldPath } from '../field-path.js';
 import type { SchemaBuilder, UnrepresentableNode } from '../types.js';
 import { coercedFactsOf, factsOf, wrappedBy, type Zod3Def, type Zod3Schema } from './def.js';
@@ -21,7 +22,8 @@ function hintFor(def: Zod3Def): string {
  */
 export const zod3Builder: SchemaBuilder<Zod3Schema> = {
   view: zod3View,
-  packages: ['zod', 'zod-to-json-schema'],
+  // zod-to-json-schema is bundled into the build package: only the project's zod varies.
+  packages: ['zod'],
   objectName: 'a Zod object',
   objectExample: 'z.object({ ... })',
   runtime: zod3,

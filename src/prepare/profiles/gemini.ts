@@ -60,6 +60,18 @@ const GEMINI_KEPT = new Set([
 ]);
 
 /**
+ * A nullable enum (`type: [T, "null"]` with its values and `null`) as a union of its values and
+ * `null`: Gemini's enum takes values of one kind, so `null` goes in a member of its own.
+ */
+function nullAsItsOwnMember(node: JsonSchema): JsonSchema {
+  const { enum: members, type, ...annotations } = node as JsonSchema & { enum: unknown[] };
+  const values = members.filter((value) => value !== null);
+  const valueType = Array.isArray(type) ? type.filter((one) => one !== 'null') : [];
+  if (values.length === 0 || valueType.length !== 1) return node;
+  return { ...annotations, anyOf: [{ type: valueType[0], enum: values }, { type: 'null' }] };
+}
+
+/**
  * Gemini's `parametersJsonSchema`: JSON Schema, in the subset Gemini documents for it (unknown
  * keywords would be ignored without a word, so they move into the description), `const` as a
  * one-member enum, and recursion only under properties that are not required.
@@ -77,6 +89,7 @@ export const gemini: Profile = (input) => {
             ? { ...rest, enum: [value] }
             : withSentences(rest, [sentenceFor('const', value)]);
     }
+    if (Array.isArray(node.enum) && node.enum.includes(null)) node = nullAsItsOwnMember(node);
     if (Array.isArray(node.enum)) {
       const kinds = new Set(node.enum.map((value) => typeof value));
       if (kinds.size !== 1 || !(kinds.has('string') || kinds.has('number')))
