@@ -11,9 +11,9 @@ import { benchmarkMcp2026, MCP_2026_PROJECTS } from './mcp-2026.mjs';
 import {
   benchmarkBuild,
   benchmarkExplain,
-  benchmarkInverse,
   benchmarkPerCall,
   benchmarkProfileSizes,
+  benchmarkRepairs,
   benchmarkSize,
   benchmarkStatelessList,
 } from './sections.mjs';
@@ -78,12 +78,13 @@ if (want('size-scaling')) {
     `## 3b. Per call as arguments grow to 10 MB\n\n${script('coercion-size.mjs', ...(quick ? ['--quick'] : []))}`,
   );
 }
-if (want('inverse')) {
-  log('inverse steps…');
+if (want('repairs')) {
+  log('repairs…');
   sections.push(
-    `## 3c. Inverse steps per call\n\nA call through a profile undoes how that provider's model answers before the parse: \`null\` for a key left out (every profile), an enum string in another case (anthropic-strict). Per operation, median of batches.\n\n${await benchmarkInverse({ quick })}`,
+    `## 3c. Repairs per call\n\nThe same input with every repair compiled into its plan (decision 0029): what the plan costs when there is nothing to repair, when each repair acts, and for a call through a profile, whose model sends \`null\` for every key it leaves out. Per operation, median of batches.\n\n${await benchmarkRepairs({ quick })}`,
   );
 }
+
 if (want('build')) {
   log('build…');
   sections.push(
