@@ -65,7 +65,12 @@ export interface RuntimeAdapter {
 /** What a parser gives, the Standard Schema way. */
 export type StandardResult =
   | { readonly value: unknown; readonly issues?: undefined }
-  | { readonly issues: readonly { readonly message: string; readonly path?: readonly unknown[] }[] };
+  | {
+      readonly issues: readonly {
+        readonly message: string;
+        readonly path?: readonly unknown[] | undefined;
+      }[];
+    };
 
 /**
  * The schema at a position's steps under a root schema (see `Position`), or undefined. The plan

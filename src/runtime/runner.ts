@@ -82,7 +82,12 @@ interface StandardObject<Values> {
 
 type StandardResult<Values> =
   | { readonly value: Values; readonly issues?: undefined }
-  | { readonly issues: readonly { readonly message: string; readonly path?: readonly unknown[] }[] };
+  | {
+      readonly issues: readonly {
+        readonly message: string;
+        readonly path?: readonly unknown[] | undefined;
+      }[];
+    };
 
 // biome-ignore lint/suspicious/noExplicitAny: the extension values are whatever the schema parses to.
 export interface ToolRuntimeOptions<ExtensionValues = any> {
