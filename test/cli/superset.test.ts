@@ -59,7 +59,7 @@ test('sabotage: a flattening that drops a tag of the union is caught, named, and
 });
 
 test('sabotage: params left out of the document a strict input is shown in are caught, as a call sends them', () => {
-  const result = checkWithSabotage('prepare/merge-params.js', '...params.properties,', '');
+  const result = checkWithSabotage('prepare/merge-params.js', '...propertiesOf(params), ', '');
   expect(result.status).toBe(1);
   expect(result.stderr).toMatch(
     /src\/tools\/shapes\.ts:\d+ .*archive_note.*toolprep's mcp document refuses \{[^}]*"notebook":[^}]*\}, which the contract accepts: \(root\) must NOT have additional properties.*bug in toolprep/s,

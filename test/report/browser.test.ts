@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)('the surface report in Chromium', () => {
         ),
     );
     const written = fixture.cli('inspect', '--html', 'report.html');
-    expect(written.stdout).toMatch(/\[toolprep\] inspect: wrote .*report\.html \(5 tools\)/);
+    expect(written.stdout).toMatch(/\[toolprep\] inspect: wrote .*report\.html \(5 tools; changes since /);
     const page = await browser.newPage();
     await page.goto(`file://${path.join(fixture.dir, 'report.html')}`);
     // The surface as generated now (the page's), not as committed.

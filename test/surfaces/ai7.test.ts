@@ -50,7 +50,7 @@ const runtime = createToolRuntime(prepareToolSet({ readNotes }, { profiles: ['op
 });
 const seen = [];
 for (const [args, options] of [
-  [{ paths: ['a.md'], limit: '3' }, {}],
+  [{ paths: ['a.md'], limit: 'three' }, {}],
   [{ paths: '["a.md","b.md"]' }, {}],
   [{ paths: 'a.md', limit: null }, { profile: 'openai-strict' }],
 ]) {
