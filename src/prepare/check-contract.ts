@@ -5,7 +5,7 @@ import { isToolContract } from '../contract/define-tool.js';
 import { checkToolName, deriveToolName, type NameRule } from '../contract/names.js';
 import { TOOL_ANNOTATION_KEYS, type ToolAnnotations, type ToolContract } from '../contract/types.js';
 import type { RepairName } from '../manifest/plan.js';
-import type { Problem, ProblemCode } from '../shared/build/problems.js';
+import type { Problem } from '../shared/build/problems.js';
 
 /** A contract's schemas, each with the builder of its library. */
 export type ContractSchemas = Partial<
