@@ -33,7 +33,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    // ArkType keeps every type it has made; its property suites make thousands of random ones.
+    // ArkType keeps every type it has made: the property suites make a few hundred per file, and
+    // `npm run fuzz` up to 2,000, some 3 GB (test/support/schema-libraries.ts).
     execArgv: ['--max-old-space-size=6144'],
     testTimeout: 60_000,
   },

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { generateInProcess } from '../support/cli-in-process.js';
 import { CLI, copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
 
 const projects: FixtureProject[] = [];
@@ -14,6 +15,9 @@ function project(name: string): FixtureProject {
 afterEach(() => {
   for (const copy of projects.splice(0)) copy.remove();
 });
+
+/** Broken projects also run by a spawned CLI: a problem found in a contract, and one in the config. */
+const SPAWNED_BROKEN = ['duplicate-names', 'bad-config'];
 
 const TOOLS = [
   'delete_files',
@@ -90,7 +94,8 @@ describe('toolprep generate and check on the fixture project', () => {
     // The default export became a named one: the same tool under another name, a breaking change.
     expect(check.stdout).toContain('~ tool search renamed to find (a breaking change');
     expect(check.stdout).toContain('Run `toolprep generate` and commit the result.');
-    expect(check.stdout).toMatch(/^--- a\/toolprep\.manifest\.json\tcommitted$/m);
+    // The manifest's diff is per tool: this tool's entry, against the one it was.
+    expect(check.stdout).toMatch(/^--- a\/toolprep\.manifest\.json \(tool note_stats\)\tcommitted$/m);
     expect(check.stdout).toMatch(/^- {6}"description": "Count notes, words and tags\.",$/m);
     expect(fixture.read('toolprep.manifest.json')).toBe(before);
   });
@@ -173,8 +178,10 @@ describe('toolprep generate and check on the fixture project', () => {
         '',
         '  plan',
         '    the arguments: an object sent as JSON text is parsed',
+        '    encoding: null is taken as left out',
         '    paths: a list written as text is refused',
         '    paths as a list: an array sent as JSON text is parsed',
+        '    encoding: a value in another case takes its member’s case',
       ].join('\n'),
     );
     const json = JSON.parse(fixture.cli('inspect', 'edit_note', '--json').stdout);
@@ -295,14 +302,24 @@ test('a token budget turns an overrun into a failure naming the tools, in genera
 
 describe('every broken project exits 1 with its message, and writes nothing', () => {
   const cases = readdirSync(path.join(REPO, 'fixtures/broken')).sort();
-  test.each(cases)('%s', (name) => {
+  // In this process: what a run reports does not depend on the process (the next test shows it).
+  test.each(cases)('%s', async (name) => {
     const fixture = project(`broken/${name}`);
     const expected = readFileSync(path.join(REPO, 'fixtures/broken', name, 'expected.txt'), 'utf8').trim();
-    const result = fixture.cli('generate');
+    const result = await generateInProcess(fixture.dir);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(expected);
     expect(readdirSync(fixture.dir)).not.toContain('toolprep.manifest.json');
   });
+
+  test.each(SPAWNED_BROKEN)(
+    '%s: the CLI itself, in a process of its own, exits and says the same',
+    async (name) => {
+      const spawned = project(`broken/${name}`).cli('generate');
+      expect(spawned.status).toBe(1);
+      expect(spawned).toEqual(await generateInProcess(project(`broken/${name}`).dir));
+    },
+  );
 });
 
 test('an error that is not a mistake in the project is reported as a bug in toolprep, with its stack', () => {

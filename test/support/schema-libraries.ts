@@ -5,6 +5,7 @@ import { defineTool, type ToolContract } from 'toolprep';
 import * as v from 'valibot';
 import { z as z3 } from 'zod3';
 import { z as z3v3 } from 'zod325/v3';
+import { propertyRuns } from './property-runs.js';
 import {
   buildSchema,
   type Field,
@@ -207,6 +208,38 @@ function hasObjectOrArrayUnion(spec: Spec): boolean {
  */
 const BUT_PROTO = HOSTILE_NAMES.filter((name) => name !== '__proto__');
 
+/**
+ * ArkType takes 20–30 ms to make a type (it parses, interns and compiles each one, and keeps its
+ * 1.5 MB for good): more than all the rest of a coercion case. So a test file draws this many input
+ * specs once, from the same generator at a random seed (as a property run would draw them), and
+ * builds each the first time a case picks it; every case still samples values of its own. A
+ * failure prints the spec itself, so it can be found again without the pool's seed. `npm run fuzz`
+ * draws ten times as many, as many as a worker's heap holds (vitest.config.ts).
+ */
+const ARKTYPE_POOL = Math.min(propertyRuns(200), 2_000);
+
+/** Specs picked from a pool of `size` drawn from `specs`, smallest first, so that shrinking gives smaller ones. */
+function pooled(specs: fc.Arbitrary<Spec>, size: number): fc.Arbitrary<Spec> {
+  let pool: Spec[] | undefined;
+  return fc.nat(size - 1).map((index) => {
+    pool ??= fc
+      .sample(specs, size)
+      .map((spec) => ({ spec, length: JSON.stringify(spec).length }))
+      .sort((left, right) => left.length - right.length)
+      .map(({ spec }) => spec);
+    return pool[index] as Spec;
+  });
+}
+
+/** `build`, made once per spec (a pooled spec is the same object each time it is picked). */
+function builtOnce(build: (spec: Spec) => unknown): (spec: Spec) => unknown {
+  const built = new WeakMap<Spec, unknown>();
+  return (spec) => {
+    if (!built.has(spec)) built.set(spec, build(spec));
+    return built.get(spec);
+  };
+}
+
 const zod3Build = zodBuilder(z3);
 const zod3v3Build = zodBuilder(z3v3);
 const zod3Accepts = (schema: unknown, value: unknown) => (schema as z3.ZodTypeAny).safeParse(value).success;
@@ -236,19 +269,19 @@ export const LIBRARIES: readonly LibraryUnderTest[] = [
   },
   {
     name: 'ArkType',
-    inputs: specArbitraries(new Set(['default', 'catch']), BUT_PROTO).input,
+    inputs: pooled(specArbitraries(new Set(['default', 'catch']), BUT_PROTO).input, ARKTYPE_POOL),
     // ArkType refuses to make some unions (a record's values against an object's field of another
     // type, across branches): those specs are not schemas it can express. And in ArkType an object
     // type takes arrays too, so its converter shows a union of an object and an array type as the
     // object alone (docs/guide/schema-libraries.md): those are left out of the superset's cases.
-    build: (spec) => {
+    build: builtOnce((spec) => {
       if (hasObjectOrArrayUnion(spec)) return undefined;
       try {
         return buildArkType(spec);
       } catch {
         return undefined;
       }
-    },
+    }),
     // ArkType's compiled validator throws on some union shapes (`'name' in "red"`): no answer.
     accepts: (schema, value) => {
       try {
