@@ -63,8 +63,8 @@ export interface RuntimeAdapter {
 }
 
 /** What a parser gives, the Standard Schema way. */
-export type StandardResult =
-  | { readonly value: unknown; readonly issues?: undefined }
+export type StandardResult<Value = unknown> =
+  | { readonly value: Value; readonly issues?: undefined }
   | {
       readonly issues: readonly {
         readonly message: string;

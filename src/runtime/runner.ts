@@ -5,7 +5,12 @@ import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';
-import type { PreparedHandshake, PreparedToolSet, RuntimeAdapter } from '../manifest/tool-set.js';
+import type {
+  PreparedHandshake,
+  PreparedToolSet,
+  RuntimeAdapter,
+  StandardResult,
+} from '../manifest/tool-set.js';
 import { isRecord } from '../shared/run/is-record.js';
 import { getOwn, splitKeys } from '../shared/run/own-property.js';
 import { type AcceptsAt, applyPlan } from './apply-plan.js';
@@ -79,15 +84,6 @@ interface StandardObject<Values> {
     validate(value: unknown): StandardResult<Values> | Promise<StandardResult<Values>>;
   };
 }
-
-type StandardResult<Values> =
-  | { readonly value: Values; readonly issues?: undefined }
-  | {
-      readonly issues: readonly {
-        readonly message: string;
-        readonly path?: readonly unknown[] | undefined;
-      }[];
-    };
 
 // biome-ignore lint/suspicious/noExplicitAny: the extension values are whatever the schema parses to.
 export interface ToolRuntimeOptions<ExtensionValues = any> {
@@ -234,18 +230,8 @@ export function createToolRuntime<ExtensionValues>(
           return fail(
             validationError([{ path: [], message: '(arguments): The arguments must be an object' }]),
           );
-        const repairedArgs = repaired;
-        const refuse = async (issues: readonly ToolIssue[]): Promise<CallResult> => {
-          // Only a refused call words its refusal: a server whose calls pass never loads the writer.
-          const { writeRefusals } = await import('./refusals.js');
-          const call = {
-            tool: name,
-            document: tool.inputSchema.mcp,
-            args: repairedArgs,
-            taken: extensionKeys,
-          };
-          return fail(validationError(writeRefusals(issues, call)));
-        };
+        const call = { tool: name, document: tool.inputSchema.mcp, args: repaired, taken: extensionKeys };
+        const refuse = async (issues: readonly ToolIssue[]) => fail(await refusalOf(issues, call));
 
         const { picked: extensionValues, rest } = splitKeys(repaired, extensionKeys);
         if (extend) {
@@ -401,6 +387,15 @@ function outputError(tool: string, issues: readonly ToolIssue[]): ToolError {
 }
 
 /** Refused arguments, one issue per field, each message naming its field (see refusals.ts). */
+/** A refused call's error: only a refused call words its refusal, so a server whose calls pass never loads the writer. */
+async function refusalOf(
+  issues: readonly ToolIssue[],
+  call: Parameters<typeof import('./refusals.js').writeRefusals>[1],
+): Promise<ToolError> {
+  const { writeRefusals } = await import('./refusals.js');
+  return validationError(writeRefusals(issues, call));
+}
+
 function validationError(issues: readonly ToolIssue[]): ToolError {
   const details = issues.map((issue) => issue.message).join('; ');
   return { code: 'VALIDATION_ERROR', message: `Invalid arguments: ${details}`, issues };
