@@ -1,5 +1,5 @@
 // `npm run conformance`: the official MCP conformance suite (@modelcontextprotocol/conformance,
-// which needs Node 22: see node22.mjs) against a server built with toolprep's helpers and features
+// which needs Node 22: see side-tools.mjs) against a server built with toolprep's helpers and features
 // of its own (fixtures/conformance), and against the same server with the same tools registered
 // the SDK's own way (its baseline). Every active scenario must pass, but for those the baseline
 // fails too, which are listed with the suite's reasons; the pending ones (the suite's own
@@ -18,8 +18,8 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { node22 } from './node22.mjs';
 import { BUILD_PACKAGE, bundleServers, linkPackages, REPO } from './packages.mjs';
+import { node22 } from './side-tools.mjs';
 
 const SUITE = path.join(REPO, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 /** The suite's release for 2026-07-28 (0.2 alpha), installed under another name beside 0.1.16. */

@@ -5,8 +5,8 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { node22 } from '../../scripts/node22.mjs';
 import { REPO } from '../../scripts/packages.mjs';
+import { node22 } from '../../scripts/side-tools.mjs';
 import {
   FETCH_MODULE_SCRIPT,
   kindOf,

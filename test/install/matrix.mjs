@@ -22,6 +22,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ensureBuilt } from '../../scripts/build.mjs';
 import { packPackages, REPO } from '../../scripts/packages.mjs';
+import { PNPM_VERSION, pnpm } from '../../scripts/side-tools.mjs';
 
 const TEMPLATE = fileURLToPath(new URL('../../fixtures/install-matrix', import.meta.url));
 const ZODS = ['3.23.8', '3.25.76', '4.6.7'];
@@ -42,13 +43,8 @@ const MANAGERS = {
     install: ['npm', 'install', '--no-audit', '--no-fund', '--loglevel=error', '--legacy-peer-deps'],
   },
   pnpm: {
-    label: `pnpm ${installedVersion('pnpm')}`,
-    install: [
-      path.join(packageFolder('pnpm'), 'pnpm'),
-      'install',
-      '--no-frozen-lockfile',
-      '--reporter=silent',
-    ],
+    label: `pnpm ${PNPM_VERSION}`,
+    install: [pnpm(), 'install', '--no-frozen-lockfile', '--reporter=silent'],
     // pnpm refuses to install while a dependency's install script is neither allowed nor denied;
     // esbuild's only checks the binary its platform package ships.
     files: { 'pnpm-workspace.yaml': 'allowBuilds:\n  esbuild: false\n' },

@@ -1,6 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { generate } from '@toolprep/build';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { linkPackages, packPackages, REPO } from '../../scripts/packages.mjs';
+import { pnpm } from '../../scripts/side-tools.mjs';
 
 /**
  * A monorepo as teams share schemas (issue 26): the contracts of packages/server import
@@ -19,15 +19,14 @@ import { linkPackages, packPackages, REPO } from '../../scripts/packages.mjs';
  */
 
 const OUTPUTS = ['toolprep.manifest.json', 'src/toolprep.gen.ts'];
-const require = createRequire(import.meta.url);
 const version = (name: string) =>
   (
     JSON.parse(readFileSync(path.join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as {
       version: string;
     }
   ).version;
-/** pnpm is a development dependency of this repository: its own binary, run as a user runs it. */
-const PNPM = path.join(path.dirname(require.resolve('pnpm/package.json')), 'pnpm');
+/** pnpm's own launcher, installed beside the repository (scripts/side-tools.mjs). */
+const PNPM = pnpm();
 
 /** How each names a workspace package, installs, and runs an installed command in a workspace. */
 const MANAGERS = {

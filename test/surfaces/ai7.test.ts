@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { node22 } from '../../scripts/node22.mjs';
+import { node22 } from '../../scripts/side-tools.mjs';
 import { REPO } from '../support/fixture-project.js';
 
 /**

@@ -1,1 +1,0 @@
-export function node22(): string;
