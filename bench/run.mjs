@@ -1,7 +1,7 @@
 // `npm run bench` (builds first): every benchmark, side by side with its peers, written to
 // bench/RESULTS.md and bench/startup.svg. `--quick` for a short run; `--only <section>` for one
-// of: startup, workerd, stateless, mcp-2026, per-call, size-scaling, inverse, build, explain, loaders,
-// size, footprint.
+// of: startup, workerd, stateless, mcp-2026, per-call, size-scaling, inverse, tasks, build, explain,
+// loaders, size, footprint.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -18,6 +18,7 @@ import {
   benchmarkStatelessList,
 } from './sections.mjs';
 import { benchmarkStartup, startupChart } from './startup.mjs';
+import { benchmarkTasks } from './tasks.mjs';
 import { benchmarkWorkerd } from './workerd.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -82,6 +83,12 @@ if (want('repairs')) {
   log('repairs…');
   sections.push(
     `## 3c. Repairs per call\n\nThe same input with every repair compiled into its plan (decision 0029): what the plan costs when there is nothing to repair, when each repair acts, and for a call through a profile, whose model sends \`null\` for every key it leaves out. Per operation, median of batches.\n\n${await benchmarkRepairs({ quick })}`,
+  );
+}
+if (want('tasks')) {
+  log('MCP tasks…');
+  sections.push(
+    `## 3d. MCP tasks: a task's overhead over a plain call\n\nWhat a call made as a task (the \`io.modelcontextprotocol/tasks\` extension of 2026-07-28: the handle, then \`tasks/get\` until it is completed) costs over the same tool called plainly, with the memory store and with Redis, and how many polls one node answers per second; no peer serves tasks (the TypeScript SDK has none: typescript-sdk #2189), so the baseline is the same server's plain call.\n\n${await benchmarkTasks({ quick })}`,
   );
 }
 

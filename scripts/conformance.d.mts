@@ -3,6 +3,10 @@ interface Verdict {
   readonly suite: 'active' | 'pending';
   readonly failures: readonly string[];
   readonly warnings: readonly string[];
+  /** Every check of the scenario was skipped by the suite itself (it passes nothing, fails nothing). */
+  readonly skipped?: true;
+  /** The checks the suite skipped, with its reasons. */
+  readonly skips?: readonly string[];
 }
 interface Row {
   readonly scenario: string;
@@ -18,9 +22,18 @@ interface ModernRow {
   readonly toolprep?: Omit<Verdict, 'suite'>;
   readonly 'toolprep-on-sdk-v2'?: Omit<Verdict, 'suite'>;
 }
-export function conformance(): Promise<{
+/** A scenario of the tasks extension (io.modelcontextprotocol/tasks), on toolprep's own serving. */
+interface TaskRow {
+  readonly scenario: string;
+  readonly toolprep?: Omit<Verdict, 'suite'>;
+  /** Why there is none: no SDK serves the tasks extension. */
+  readonly baseline: string;
+}
+/** `tasksOnly`: the tasks scenarios alone (`rows`, `active`, `regressions` and `modern` come back empty). */
+export function conformance(options?: { readonly tasksOnly?: boolean }): Promise<{
   rows: Row[];
   active: Row[];
   regressions: Row[];
   modern: ModernRow[];
+  tasks: TaskRow[];
 }>;

@@ -11,6 +11,8 @@ export {
   text,
 } from './contract/results.js';
 export type {
+  TaskOptions,
+  TaskSupport,
   ToolAnnotations,
   ToolArgs,
   ToolContract,

@@ -18,6 +18,29 @@ export const TOOL_ANNOTATION_KEYS: readonly (keyof ToolAnnotations)[] = [
   'openWorldHint',
 ];
 
+/**
+ * Whether a tool runs as an MCP task (the `io.modelcontextprotocol/tasks` extension of 2026-07-28):
+ * `forbidden` (the default: always an immediate result), `optional` (a task for a client that
+ * declared the extension, an immediate result for any other), `required` (a task, and a client
+ * that did not declare the extension is refused).
+ */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** How a tool runs as a task (docs/guide/tasks.md). */
+export interface TaskOptions {
+  support: TaskSupport;
+  /** How long (ms) the task and its result are kept after it is created; `null` keeps them. Default 3600000. */
+  ttlMs?: number | null;
+  /** How often (ms) the client is asked to poll. Default 2000. */
+  pollIntervalMs?: number;
+  /**
+   * For how long (ms) a repeated call (the same principal, tool and accepted arguments) returns the
+   * task the first call made instead of running again: under 2026-07-28 a client re-sends a call
+   * whose answer it lost. 0 runs every call. Default 60000.
+   */
+  repeatWindowMs?: number;
+}
+
 /** What a tool file passes to `defineTool`. Schemas come from a library toolprep reads (`zod`, `zod/mini`). */
 export interface ToolDefinition<
   Input extends ContractSchema | undefined = ContractSchema | undefined,
@@ -44,6 +67,8 @@ export interface ToolDefinition<
    * objects alone (`location.zone`), not in a list or a union.
    */
   headers?: Record<string, string>;
+  /** Whether (and how) the tool runs as an MCP task: `'optional'`, `'required'`, or the options. */
+  task?: TaskSupport | TaskOptions;
 }
 
 /**

@@ -33,6 +33,7 @@ const TOOL_KEY_ORDER = [
   'annotations',
   'meta',
   'mcpHeaders',
+  'task',
   'inputSchema',
   'params',
   'profiles',
@@ -41,6 +42,12 @@ const TOOL_KEY_ORDER = [
   'size',
   'digest',
 ] as const;
+// A field of the prepared tool missing from the order would be left out of the manifest silently:
+// this fails to compile instead, naming it.
+const everyFieldOrdered: Exclude<keyof PreparedTool, (typeof TOOL_KEY_ORDER)[number]> extends never
+  ? true
+  : Exclude<keyof PreparedTool, (typeof TOOL_KEY_ORDER)[number]> = true;
+void everyFieldOrdered;
 
 /** Each tool's manifest entry and its text, as the manifest writes it, by digest and source. */
 export type ManifestEntries = GenerationalMemo<{ readonly entry: ManifestTool; readonly text: string }>;

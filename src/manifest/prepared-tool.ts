@@ -18,6 +18,15 @@ export interface McpHeader {
   readonly type: 'string' | 'integer' | 'boolean';
 }
 
+/** How a tool runs as an MCP task, with every default filled in (absent: never as a task). */
+export interface TaskPolicy {
+  readonly support: 'optional' | 'required';
+  readonly ttlMs: number | null;
+  readonly pollIntervalMs: number;
+  /** 0: a repeated call runs again. */
+  readonly repeatWindowMs: number;
+}
+
 /** A tool as toolprep prepared it: plain, frozen data, everything a server needs to list it. */
 export interface PreparedTool {
   readonly name: string;
@@ -37,6 +46,8 @@ export interface PreparedTool {
    * 2026-07-28 server checks each request's `Mcp-Param-*` headers against.
    */
   readonly mcpHeaders?: readonly McpHeader[];
+  /** Whether and how it runs as an MCP task (the tasks extension of 2026-07-28). */
+  readonly task?: TaskPolicy;
   /** How to repair this tool's arguments before its parsers run. */
   readonly plan: Plan;
   /** SHA-256 (first 16 hex digits) of the canonical JSON of everything above. */

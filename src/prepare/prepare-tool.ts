@@ -17,6 +17,7 @@ import { annotateHeaders, collectHeaders } from './mcp-headers.js';
 import { declaredKeys, mergeParamsIntoInput } from './merge-params.js';
 import { presentSchema } from './present.js';
 import { prepareProfiles } from './profiles/index.js';
+import { taskPolicyOf } from './task-policy.js';
 
 /**
  * The options of `prepareTool`: those of the config that shape a tool (`flatten`, `names`,
@@ -126,6 +127,7 @@ export function prepareTool(
   const contractFields = contract as ToolContract;
   const mcp = annotateHeaders(presentInput(DIALECTS.mcp), contractFields.headers, tool, problems);
   const mcpHeaders = collectHeaders(mcp, tool, problems);
+  const task = taskPolicyOf(tool, contractFields.task, contractFields.annotations, problems);
   const inputSchema = { mcp, agent: presentInput(DIALECTS.agent) };
   const paramsKeys = params?.builder.runtime.keysOf(params.schema);
   const profiles =
@@ -165,6 +167,7 @@ export function prepareTool(
     ...optional('annotations', contractFields.annotations),
     ...optional('meta', contractFields.meta),
     ...optional('mcpHeaders', mcpHeaders.length > 0 ? mcpHeaders : undefined),
+    ...optional('task', task),
     plan: compilePlan(roots, { inverse: inverseStepsOf(settings.profiles), repairs: settings.repairs }),
   };
   return deepFreeze({ ...prepared, digest: digestOf(prepared) });

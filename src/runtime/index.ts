@@ -9,6 +9,7 @@ export {
   type CallResult,
   createToolRuntime,
   type ExtensionKeys,
+  type ProtocolError,
   type ToolError,
   type ToolErrorCode,
   type ToolHandler,

@@ -44,6 +44,19 @@ export interface ToolError {
    * `OUTPUT_ERROR`'s are its output parser's.
    */
   readonly issues: readonly ToolIssue[];
+  /**
+   * A `HANDLER_ERROR` whose handler threw a JSON-RPC error (an error whose `code` is a JSON-RPC
+   * error code, -32768 to -32000, as the MCP SDKs' `McpError` carries): MCP 2026-07-28 answers the
+   * call with it as a protocol error, and a task fails with it, instead of a tool result.
+   */
+  readonly protocol?: ProtocolError;
+}
+
+/** A JSON-RPC error, as a handler threw it. */
+export interface ProtocolError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
 }
 
 export type CallResult<Value = unknown> =
@@ -103,6 +116,17 @@ export interface ToolRuntime {
    * also runs the inverse steps that undo how that provider's models answer.
    */
   call(name: string, args: unknown, context?: unknown, options?: CallOptions): Promise<CallResult>;
+  /**
+   * What `call` does before the handler, and no more: the arguments as the plan repaired them once
+   * the contract's parsers accepted them (plain JSON, which `call` accepts again unchanged), or the
+   * refusal `call` would give. A task stores these, to run them on whichever node takes it.
+   */
+  check(
+    name: string,
+    args: unknown,
+    context?: unknown,
+    options?: CallOptions,
+  ): Promise<CallResult<Readonly<Record<string, unknown>>>>;
   /** What the MCP SDK answers first, captured at build time (see `PreparedHandshake`). */
   readonly handshake?: PreparedHandshake;
 }
@@ -153,146 +177,157 @@ export function createToolRuntime<ExtensionValues>(
     return loading;
   };
 
-  return {
-    list: () => tools,
-    ...(toolSet.handshake ? { handshake: toolSet.handshake } : {}),
-    async call(name, args, context, { profile } = {}) {
-      const started = performance.now();
-      let handlerContext = context;
-      let announced = false;
-      const announce = () => {
-        if (announced) return;
-        // Set first: a `before` that throws fails the call once, and is not called again for it.
-        announced = true;
-        hooks.before?.({ tool: name, args, context: handlerContext });
-      };
-      const fail = (error: ToolError, cause?: unknown): CallResult => {
-        announce();
-        hooks.error?.({
-          tool: name,
-          error,
-          cause,
-          context: handlerContext,
-          durationMs: performance.now() - started,
-        });
-        return { ok: false, error };
-      };
-      const tool = byName.get(name);
-      if (!tool) {
-        const known = tools.map((candidate) => candidate.name).join(', ');
+  /** A call, or (`checkOnly`) its checks alone, which stop before the `before` hook and the handler. */
+  const invoke = async (
+    name: string,
+    args: unknown,
+    context: unknown,
+    { profile }: CallOptions,
+    checkOnly: boolean,
+  ): Promise<CallResult> => {
+    const started = performance.now();
+    let handlerContext = context;
+    let announced = false;
+    const announce = () => {
+      if (announced) return;
+      // Set first: a `before` that throws fails the call once, and is not called again for it.
+      announced = true;
+      hooks.before?.({ tool: name, args, context: handlerContext });
+    };
+    const fail = (error: ToolError, cause?: unknown): CallResult => {
+      announce();
+      hooks.error?.({
+        tool: name,
+        error,
+        cause,
+        context: handlerContext,
+        durationMs: performance.now() - started,
+      });
+      return { ok: false, error };
+    };
+    const tool = byName.get(name);
+    if (!tool) {
+      const known = tools.map((candidate) => candidate.name).join(', ');
+      return fail({
+        code: 'UNKNOWN_TOOL',
+        message: `Unknown tool "${name}". Available tools: ${known}.`,
+        issues: [],
+      });
+    }
+    // Past the stages' own failures, what throws is the server's code (a hook, a transform of a parser, extend.resolve).
+    try {
+      if (profile !== undefined && !tool.profiles?.[profile])
         return fail({
-          code: 'UNKNOWN_TOOL',
-          message: `Unknown tool "${name}". Available tools: ${known}.`,
+          code: 'LOAD_ERROR',
+          message: `Tool "${name}" could not run: it was not prepared for the profile "${profile}" (add it to the config's profiles)`,
           issues: [],
         });
-      }
-      // Past the stages' own failures, what throws is the server's code (a hook, a transform of a parser, extend.resolve).
+      let loadedTool: LoadedTool;
       try {
-        if (profile !== undefined && !tool.profiles?.[profile])
-          return fail({
-            code: 'LOAD_ERROR',
-            message: `Tool "${name}" could not run: it was not prepared for the profile "${profile}" (add it to the config's profiles)`,
-            issues: [],
-          });
-        let loadedTool: LoadedTool;
-        try {
-          loadedTool = await loadTool(tool);
-        } catch (cause) {
-          // The loader's message names files on the server: the hook sees it, the caller does not.
-          return fail(
-            {
-              code: 'LOAD_ERROR',
-              message: `Tool "${name}" could not run: its contract did not load`,
-              issues: [],
-            },
-            cause,
-          );
-        }
-        const { contract, acceptsAt } = loadedTool;
-
-        let repaired: unknown;
-        try {
-          const inverse = profile === undefined ? undefined : INVERSE_STEPS[profile];
-          checkDepth(args, maxDepth);
-          repaired = applyPlan(tool.plan, args, { maxDepth, acceptsAt, inverse });
-        } catch (cause) {
-          if (!(cause instanceof CoercionRefusal)) throw cause;
-          return fail(
-            {
-              code: 'VALIDATION_ERROR',
-              message: cause.message,
-              issues: [{ path: cause.path, message: cause.message }],
-            },
-            cause,
-          );
-        }
-        if (!isRecord(repaired))
-          return fail(
-            validationError([{ path: [], message: '(arguments): The arguments must be an object' }]),
-          );
-        const call = { tool: name, document: tool.inputSchema.mcp, args: repaired, taken: extensionKeys };
-        const refuse = async (issues: readonly ToolIssue[]) => fail(await refusalOf(issues, call));
-
-        const { picked: extensionValues, rest } = splitKeys(repaired, extensionKeys);
-        if (extend) {
-          const parsed = await parseWith(extend.schema, extensionValues);
-          if (parsed.issues.length > 0) return refuse(parsed.issues);
-          handlerContext = extend.resolve
-            ? await extend.resolve(parsed.value as ExtensionValues, context)
-            : parsed.value;
-        }
-        announce();
-        const { picked: paramsValues, rest: inputValues } = splitKeys(rest, tool.params ?? []);
-        const parsedParams = await parseWith(contract.params, paramsValues);
-        const parsedInput = await parseWith(contract.input, inputValues);
-        const issues = [...parsedParams.issues, ...parsedInput.issues];
-        if (issues.length > 0) return refuse(issues);
-
-        const handlerArgs = { ...(parsedParams.value as object), ...(parsedInput.value as object) };
-        let returned: unknown;
-        try {
-          returned = asToolContent(
-            await (getOwn(options.handlers, name) as ToolHandler)(handlerArgs, handlerContext),
-          );
-        } catch (cause) {
-          // A handler's own error reaches the model by its message, never its stack.
-          const message = cause instanceof Error ? cause.message : String(cause);
-          return fail({ code: 'HANDLER_ERROR', message, issues: [] }, cause);
-        }
-        // What the tool sends is what its output schema gives: parsed once, a refusal named by field.
-        let value = returned;
-        if (contract.output !== undefined) {
-          const parts = isToolContent(returned) ? returned : undefined;
-          const output = await parseWith(contract.output, parts ? parts.structured : returned);
-          if (output.issues.length > 0) return fail(outputError(name, output.issues));
-          value = parts ? { ...parts, structured: output.value } : output.value;
-        }
-        const unsendable = jsonProblem(value);
-        if (unsendable !== undefined)
-          return fail(
-            {
-              code: 'OUTPUT_ERROR',
-              message: `Tool "${name}" returned a value JSON cannot carry: ${unsendable.message}`,
-              issues: [],
-            },
-            unsendable,
-          );
-        hooks.after?.({
-          tool: name,
-          args: handlerArgs,
-          value,
-          context: handlerContext,
-          durationMs: performance.now() - started,
-        });
-        return { ok: true, value };
+        loadedTool = await loadTool(tool);
       } catch (cause) {
-        const reason = cause instanceof Error ? cause.message : String(cause);
+        // The loader's message names files on the server: the hook sees it, the caller does not.
         return fail(
-          { code: 'HANDLER_ERROR', message: `Tool "${name}" could not run: ${reason}`, issues: [] },
+          {
+            code: 'LOAD_ERROR',
+            message: `Tool "${name}" could not run: its contract did not load`,
+            issues: [],
+          },
           cause,
         );
       }
-    },
+      const { contract, acceptsAt } = loadedTool;
+
+      let repaired: unknown;
+      try {
+        const inverse = profile === undefined ? undefined : INVERSE_STEPS[profile];
+        checkDepth(args, maxDepth);
+        repaired = applyPlan(tool.plan, args, { maxDepth, acceptsAt, inverse });
+      } catch (cause) {
+        if (!(cause instanceof CoercionRefusal)) throw cause;
+        return fail(
+          {
+            code: 'VALIDATION_ERROR',
+            message: cause.message,
+            issues: [{ path: cause.path, message: cause.message }],
+          },
+          cause,
+        );
+      }
+      if (!isRecord(repaired))
+        return fail(validationError([{ path: [], message: '(arguments): The arguments must be an object' }]));
+      const call = { tool: name, document: tool.inputSchema.mcp, args: repaired, taken: extensionKeys };
+      const refuse = async (issues: readonly ToolIssue[]) => fail(await refusalOf(issues, call));
+
+      const { picked: extensionValues, rest } = splitKeys(repaired, extensionKeys);
+      if (extend) {
+        const parsed = await parseWith(extend.schema, extensionValues);
+        if (parsed.issues.length > 0) return refuse(parsed.issues);
+        handlerContext = extend.resolve
+          ? await extend.resolve(parsed.value as ExtensionValues, context)
+          : parsed.value;
+      }
+      if (!checkOnly) announce();
+      const { picked: paramsValues, rest: inputValues } = splitKeys(rest, tool.params ?? []);
+      const parsedParams = await parseWith(contract.params, paramsValues);
+      const parsedInput = await parseWith(contract.input, inputValues);
+      const issues = [...parsedParams.issues, ...parsedInput.issues];
+      if (issues.length > 0) return refuse(issues);
+      if (checkOnly) return { ok: true, value: repaired };
+
+      const handlerArgs = { ...(parsedParams.value as object), ...(parsedInput.value as object) };
+      let returned: unknown;
+      try {
+        returned = asToolContent(
+          await (getOwn(options.handlers, name) as ToolHandler)(handlerArgs, handlerContext),
+        );
+      } catch (cause) {
+        // A handler's own error reaches the model by its message, never its stack.
+        const message = cause instanceof Error ? cause.message : String(cause);
+        const protocol = protocolErrorOf(cause);
+        return fail({ code: 'HANDLER_ERROR', message, issues: [], ...(protocol ? { protocol } : {}) }, cause);
+      }
+      // What the tool sends is what its output schema gives: parsed once, a refusal named by field.
+      let value = returned;
+      if (contract.output !== undefined) {
+        const parts = isToolContent(returned) ? returned : undefined;
+        const output = await parseWith(contract.output, parts ? parts.structured : returned);
+        if (output.issues.length > 0) return fail(outputError(name, output.issues));
+        value = parts ? { ...parts, structured: output.value } : output.value;
+      }
+      const unsendable = jsonProblem(value);
+      if (unsendable !== undefined)
+        return fail(
+          {
+            code: 'OUTPUT_ERROR',
+            message: `Tool "${name}" returned a value JSON cannot carry: ${unsendable.message}`,
+            issues: [],
+          },
+          unsendable,
+        );
+      hooks.after?.({
+        tool: name,
+        args: handlerArgs,
+        value,
+        context: handlerContext,
+        durationMs: performance.now() - started,
+      });
+      return { ok: true, value };
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      return fail(
+        { code: 'HANDLER_ERROR', message: `Tool "${name}" could not run: ${reason}`, issues: [] },
+        cause,
+      );
+    }
+  };
+
+  return {
+    list: () => tools,
+    ...(toolSet.handshake ? { handshake: toolSet.handshake } : {}),
+    call: (name, args, context, options = {}) => invoke(name, args, context, options, false),
+    check: (name, args, context, options = {}) =>
+      invoke(name, args, context, options, true) as Promise<CallResult<Readonly<Record<string, unknown>>>>,
   };
 }
 
@@ -312,6 +347,15 @@ function checkDepth(args: unknown, maxDepth: number): void {
     for (const [key, item] of entries)
       if (typeof item === 'object' && item !== null) pending.push({ value: item, path: [...path, key] });
   }
+}
+
+/** The JSON-RPC error a handler threw, when what it threw is one. */
+function protocolErrorOf(cause: unknown): ProtocolError | undefined {
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  const { code, message, data } = cause as { code?: unknown; message?: unknown; data?: unknown };
+  if (!Number.isInteger(code) || (code as number) < -32768 || (code as number) > -32000) return undefined;
+  if (typeof message !== 'string') return undefined;
+  return { code: code as number, message, ...(data === undefined ? {} : { data }) };
 }
 
 /** Why JSON cannot carry a value (a BigInt, a cycle), or undefined when it can. */

@@ -67,6 +67,8 @@ export interface McpToolContext {
   readonly _meta?: Readonly<Record<string, unknown>>;
   /** `modern` for a 2026-07-28 request (answered on its own), `legacy` for a 2025 session's. */
   readonly era: 'modern' | 'legacy';
+  /** The task the call runs as (the tasks extension), when it runs as one: its answers come through `tasks/update`. */
+  readonly taskId?: string;
   /** What the client declared it can do (`elicitation`, `sampling`, `roots`, …): ask only what it can answer. */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /** Sends progress, when the request asked for it (`_meta.progressToken`); otherwise nothing. */

@@ -191,8 +191,8 @@ export type HttpRoute =
 /** A web handler for 2026-07-28 requests, given the request with its body and the body parsed. */
 export type ModernFeatures = (request: Request, parsedBody: unknown) => Promise<Response>;
 
-/** The methods toolprep answers itself on 2026-07-28 even when `modernFeatures` are given. */
-const OWN_MODERN_METHODS = new Set(['tools/list', 'tools/call']);
+/** The methods toolprep answers itself on 2026-07-28 even when `modernFeatures` are given: the tools, and their tasks. */
+const OWN_MODERN_METHODS = new Set(['tools/list', 'tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel']);
 
 export interface HttpServing {
   readonly modern: ModernServing;

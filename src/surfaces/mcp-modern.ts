@@ -1,13 +1,7 @@
-import type { McpHeader } from '../manifest/prepared-tool.js';
+import type { McpHeader, TaskPolicy } from '../manifest/prepared-tool.js';
 import type { CallResult, ToolRuntime } from '../runtime/runner.js';
 import { isRecord } from '../shared/run/is-record.js';
-import {
-  type ElicitParams,
-  INPUT_METHODS,
-  LOGGING_LEVELS,
-  type LoggingLevel,
-  type McpToolContext,
-} from './mcp-context.js';
+import { LOGGING_LEVELS, type LoggingLevel } from './mcp-context.js';
 import {
   type AttachToolsOptions,
   errorResultOf,
@@ -18,11 +12,20 @@ import {
   toolResultOf,
 } from './mcp-listing.js';
 import {
+  isAnswerTo,
+  META,
+  MODERN_VERSION,
+  modernContext,
+  type QuestionAsker,
+  supportsMode,
+} from './mcp-modern-context.js';
+import {
   type BoundCall,
   type RequestStateOptions,
   type RequestStateSigner,
   requestStateSigner,
 } from './mcp-request-state.js';
+import { type HeaderReader, mcpTasks, TASKS_EXTENSION, type TaskServingOptions } from './mcp-tasks.js';
 
 /**
  * MCP 2026-07-28, the stateless revision, served by toolprep itself: every request carries its
@@ -32,14 +35,7 @@ import {
  * nothing of Node: the stdio reader, the Node HTTP handler and the fetch handler all use it.
  */
 
-export const MODERN_VERSION = '2026-07-28';
-
-const META = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  logLevel: 'io.modelcontextprotocol/logLevel',
-  serverInfo: 'io.modelcontextprotocol/serverInfo',
-} as const;
+export { MODERN_VERSION };
 
 /** The JSON-RPC errors of 2026-07-28 and the HTTP status each goes with. */
 const ERRORS = {
@@ -62,6 +58,11 @@ export interface ModernOptions extends AttachToolsOptions {
   readonly cache?: { readonly ttlMs?: number; readonly scope?: 'public' | 'private' };
   /** How the state of an input-required result is signed (shared by every node: see the docs). */
   readonly requestState?: RequestStateOptions;
+  /**
+   * Where the tasks of tools whose contracts run them as tasks are kept and run, and who may read
+   * them (docs/guide/tasks.md). Default: in this process's memory.
+   */
+  readonly tasks?: TaskServingOptions;
 }
 
 /** An answer to send: a JSON-RPC message, or none (202 for a notification), with its HTTP status. */
@@ -112,12 +113,17 @@ export function modernServing(
   const cache = { ttlMs: options.cache?.ttlMs ?? 300_000, cacheScope: options.cache?.scope ?? 'public' };
   const resultMeta = { [META.serverInfo]: { name: info.name, version: info.version } };
   const states = requestStateSigner(options.requestState);
+  const tasks = mcpTasks(runtime, options.tasks);
 
   // Made once per process: what does not vary per request.
   const discoverText = JSON.stringify({
     resultType: 'complete',
     supportedVersions,
-    capabilities: { tools: {}, logging: {} },
+    capabilities: {
+      tools: {},
+      logging: {},
+      ...(tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+    },
     ...cache,
     _meta: resultMeta,
   });
@@ -136,9 +142,12 @@ export function modernServing(
     }
     return text;
   };
-  const complete = (id: Id, result: object): ModernAnswer => ({
+  const complete = (id: Id, result: { readonly _meta?: object }): ModernAnswer => ({
     status: 200,
-    body: responseText(id, JSON.stringify({ resultType: 'complete', ...result, _meta: resultMeta })),
+    body: responseText(
+      id,
+      JSON.stringify({ resultType: 'complete', ...result, _meta: { ...result._meta, ...resultMeta } }),
+    ),
   });
 
   const callTool = async (
@@ -180,8 +189,56 @@ export function modernServing(
       return { status: 200, body: responseText(id, JSON.stringify({ ...outcome, _meta: resultMeta })) };
     const { result } = outcome;
     if (result.ok) return complete(id, toolResultOf(serving, name, result.value));
+    const { protocol } = result.error;
+    if (protocol) return { status: 200, body: errorText(id, protocol.code, protocol.message, protocol.data) };
     const failure = errorResultOf(result);
     return failure ? complete(id, failure) : errorAnswer(id, ERRORS.invalidArgument, result.error.message);
+  };
+
+  /** -32021: the client must declare the tasks extension for this. */
+  const missingTasks = (id: Id, why: string): ModernAnswer => ({
+    status: ERRORS.missingCapability.status,
+    body: errorText(id, ERRORS.missingCapability.code, `Missing required client capability: ${why}`, {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    }),
+  });
+  const unknownTask = (id: Id, taskId: string): ModernAnswer =>
+    errorAnswer(
+      id,
+      ERRORS.invalidArgument,
+      `Failed to retrieve task: no task ${JSON.stringify(taskId)} (never created, expired, or another's)`,
+    );
+
+  /**
+   * A `subscriptions/listen` stream: acknowledged with the task ids this caller holds (toolprep's
+   * lists never change, so no list notifications are agreed), then each of their transitions, until
+   * the client closes it.
+   */
+  const listen = async (
+    id: Id,
+    taskIds: readonly string[],
+    header: HeaderReader,
+    notify: (message: string) => void,
+    signal: AbortSignal,
+  ): Promise<ModernAnswer> => {
+    const streamMeta = { [META.subscriptionId]: id };
+    const send = (method: string, params: Record<string, unknown>) =>
+      notify(JSON.stringify({ jsonrpc: '2.0', method, params: { ...params, _meta: streamMeta } }));
+    const subscription =
+      tasks && taskIds.length > 0
+        ? await tasks.listen(taskIds, await tasks.principalOf(header), (task) =>
+            send('notifications/tasks', task),
+          )
+        : undefined;
+    send('notifications/subscriptions/acknowledged', {
+      notifications: subscription ? { taskIds: subscription.agreed } : {},
+    });
+    await new Promise((resolve) => {
+      if (signal.aborted) resolve(undefined);
+      signal.addEventListener('abort', resolve, { once: true });
+    });
+    await subscription?.stop();
+    return complete(id, { _meta: streamMeta });
   };
 
   return {
@@ -265,6 +322,89 @@ export function modernServing(
             `Invalid cursor ${JSON.stringify(cursor)}: pass the nextCursor of the previous page`,
           );
         return { status: 200, body: responseText(id, pageText(start)) };
+      }
+      if (method === 'tools/call' && typeof params.name === 'string' && tasks?.policyOf(params.name)) {
+        const policy = tasks.policyOf(params.name) as TaskPolicy;
+        const declared = declaresTasks(meta);
+        if (policy.support === 'required' && !declared)
+          return missingTasks(id, `Tool "${params.name}" runs only as a task`);
+        if (declared)
+          return {
+            notifies: false,
+            run: async () => {
+              const outcome = await tasks.create({
+                name: params.name as string,
+                args: params.arguments ?? {},
+                capabilities: capabilitiesOf(meta),
+                principal: await tasks.principalOf(header),
+              });
+              if ('unknownTool' in outcome)
+                return errorAnswer(id, ERRORS.invalidArgument, outcome.unknownTool);
+              if ('result' in outcome) return complete(id, outcome.result);
+              return {
+                status: 200,
+                body: responseText(
+                  id,
+                  JSON.stringify({ resultType: 'task', ...outcome.task, _meta: resultMeta }),
+                ),
+              };
+            },
+          };
+      }
+      if (TASK_METHODS.includes(method)) {
+        if (!tasks)
+          return errorAnswer(
+            id,
+            ERRORS.methodNotFound,
+            `Method not found: ${method} (no tool runs as a task)`,
+          );
+        if (!declaresTasks(meta)) return missingTasks(id, `${method} is a method of the tasks extension`);
+        const { taskId } = params;
+        if (typeof taskId !== 'string')
+          return errorAnswer(id, ERRORS.invalidParams, `${method} needs a taskId`);
+        if (method === 'tasks/update' && !isRecord(params.inputResponses))
+          return errorAnswer(
+            id,
+            ERRORS.invalidParams,
+            'tasks/update needs inputResponses, an object keyed by input request',
+          );
+        return {
+          notifies: false,
+          run: async () => {
+            const principal = await tasks.principalOf(header);
+            if (method === 'tasks/get') {
+              const task = await tasks.get(taskId, principal);
+              return task ? complete(id, task) : unknownTask(id, taskId);
+            }
+            const found =
+              method === 'tasks/cancel'
+                ? await tasks.cancel(taskId, principal)
+                : await tasks.update(taskId, principal, params.inputResponses as Record<string, unknown>);
+            return found ? complete(id, {}) : unknownTask(id, taskId);
+          },
+        };
+      }
+      if (method === 'subscriptions/listen' && tasks) {
+        const { notifications } = params;
+        if (!isRecord(notifications))
+          return errorAnswer(
+            id,
+            ERRORS.invalidParams,
+            'subscriptions/listen needs notifications, the filter of what to send',
+          );
+        const { taskIds } = notifications;
+        if (
+          taskIds !== undefined &&
+          !(Array.isArray(taskIds) && taskIds.every((taskId) => typeof taskId === 'string'))
+        )
+          return errorAnswer(id, ERRORS.invalidParams, 'notifications.taskIds must be a list of task ids');
+        if (taskIds !== undefined && !declaresTasks(meta))
+          return missingTasks(id, 'Task notifications are part of the tasks extension');
+        return {
+          notifies: true,
+          run: (notify, signal) =>
+            listen(id, (taskIds as string[] | undefined) ?? [], header, notify, signal),
+        };
       }
       if (method === 'tools/call')
         return {
@@ -370,9 +510,11 @@ function headerMismatch(
   const named =
     method === 'resources/read'
       ? params.uri
-      : method === 'tools/call' || method === 'prompts/get'
-        ? params.name
-        : undefined;
+      : TASK_METHODS.includes(method)
+        ? params.taskId
+        : method === 'tools/call' || method === 'prompts/get'
+          ? params.name
+          : undefined;
   if (named === undefined) return undefined;
   const sentName = header('mcp-name');
   if (sentName === undefined) return 'the Mcp-Name header is missing';
@@ -434,9 +576,7 @@ function capabilitiesOf(meta: Record<string, unknown>): Record<string, unknown> 
 /** How a call ended without a result: it asked for input, or for a capability the client lacks. */
 type Suspension = { inputRequests: Record<string, unknown> } | { missing: string };
 
-interface InputRound {
-  /** The answer to the next question asked, or a promise that never settles while the call is suspended. */
-  ask(method: string, capability: string, params: unknown, key: string | undefined): Promise<unknown>;
+interface InputRound extends QuestionAsker {
   readonly suspended: Promise<Suspension>;
 }
 
@@ -485,87 +625,6 @@ function inputRound(
   };
 }
 
-/** Whether a value has the shape of an answer to a question of this method. */
-function isAnswerTo(method: string, answer: unknown): boolean {
-  if (!isRecord(answer)) return false;
-  if (method === INPUT_METHODS.elicit.method)
-    return answer.action === 'accept' || answer.action === 'decline' || answer.action === 'cancel';
-  if (method === INPUT_METHODS.sample.method) return typeof answer.model === 'string' && 'content' in answer;
-  return Array.isArray(answer.roots);
-}
-
-/** A URL elicitation needs `elicitation.url`; a form one, `elicitation.form` or the bare `elicitation: {}`. */
-function supportsMode(method: string, capabilities: Record<string, unknown>, params: unknown): boolean {
-  if (method !== INPUT_METHODS.elicit.method) return true;
-  const elicitation = capabilities.elicitation as Record<string, unknown>;
-  const mode = (params as ElicitParams).mode ?? 'form';
-  if (mode === 'url') return isRecord(elicitation.url);
-  return isRecord(elicitation.form) || !isRecord(elicitation.url);
-}
-
-function modernContext(
-  { id, meta, signal, notify, capabilities }: AskingCallRequest,
-  round: InputRound,
-): McpToolContext {
-  const progressToken = meta.progressToken;
-  const logLevel = meta[META.logLevel] as LoggingLevel | undefined;
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  const send = (method: string, params: unknown) => {
-    if (!signal.aborted) notify({ method, params });
-  };
-  const context: McpToolContext = {
-    requestId: id,
-    signal,
-    _meta: meta,
-    era: 'modern',
-    clientCapabilities: capabilities,
-    async progress(progress, total, message) {
-      // Only for a request that asked, and only forward: progress must increase.
-      if (progressToken === undefined || !(progress > lastProgress)) return;
-      lastProgress = progress;
-      send('notifications/progress', {
-        progressToken,
-        progress,
-        ...(total === undefined ? {} : { total }),
-        ...(message === undefined ? {} : { message }),
-      });
-    },
-    async log(level, data, logger) {
-      if (logLevel === undefined || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(logLevel)) return;
-      send('notifications/message', { level, data, ...(logger === undefined ? {} : { logger }) });
-    },
-    elicit: (params, options) =>
-      round.ask(INPUT_METHODS.elicit.method, INPUT_METHODS.elicit.capability, params, options?.key) as never,
-    sample: (params, options) =>
-      round.ask(INPUT_METHODS.sample.method, INPUT_METHODS.sample.capability, params, options?.key) as never,
-    listRoots: (options) =>
-      round.ask(
-        INPUT_METHODS.listRoots.method,
-        INPUT_METHODS.listRoots.capability,
-        undefined,
-        options?.key,
-      ) as never,
-    async sendNotification({ method, params }) {
-      const fields = (isRecord(params) ? params : {}) as Record<string, unknown>;
-      if (method === 'notifications/progress')
-        return context.progress(
-          fields.progress as number,
-          fields.total as number | undefined,
-          fields.message as string | undefined,
-        );
-      if (method === 'notifications/message')
-        return context.log(fields.level as LoggingLevel, fields.data, fields.logger as string | undefined);
-    },
-    sendRequest({ method, params }) {
-      const question = Object.values(INPUT_METHODS).find((input) => input.method === method);
-      if (!question)
-        return Promise.reject(new Error(`${method} is not a question a server may ask on ${MODERN_VERSION}`));
-      return round.ask(question.method, question.capability, params, undefined);
-    },
-  };
-  return context;
-}
-
 function responseText(id: Id, result: string): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
 }
@@ -580,4 +639,13 @@ function errorText(id: Id | null, code: number, message: string, data?: unknown)
 
 function errorAnswer(id: Id | null, error: { code: number; status: number }, message: string): ModernAnswer {
   return { status: error.status, body: errorText(id, error.code, message) };
+}
+
+/** The methods of the tasks extension whose `Mcp-Name` is the task id. */
+const TASK_METHODS: readonly string[] = ['tasks/get', 'tasks/update', 'tasks/cancel'];
+
+/** Whether the request's capabilities declare the tasks extension. */
+function declaresTasks(meta: Record<string, unknown>): boolean {
+  const { extensions } = capabilitiesOf(meta);
+  return isRecord(extensions) && isRecord(extensions[TASKS_EXTENSION]);
 }

@@ -29,6 +29,7 @@ export type { AttachToolsOptions, McpServerInfo } from './mcp-listing.js';
 export type { ModernOptions } from './mcp-modern.js';
 export type { RequestStateOptions } from './mcp-request-state.js';
 export type { McpSessionOptions } from './mcp-sessions.js';
+export type { HeaderReader, TaskServingOptions } from './mcp-tasks.js';
 
 /**
  * `toolprep/mcp`: MCP over stdio and Node's HTTP. Nothing here imports the SDK up front: the first

@@ -25,6 +25,8 @@ const LINKED = [
   'valibot',
   '@valibot/to-json-schema',
   'hono',
+  'ioredis',
+  'redis',
   'typescript',
   'vite',
   'rollup',

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 /**
  * Where each folder of src/ (and plugin/) may import from. Data flows one way: discover → load →
- * prepare → emit → serve (runtime, surfaces); below them the floors every stage stands on (shared,
+ * prepare → emit → serve (runtime, tasks, surfaces); below them the floors every stage stands on (shared,
  * the manifest format, contracts, schema-library adapters); above them the orchestration
  * (config, generate, cli, plugin). The package's entry files may import anything.
  */
@@ -21,7 +21,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   prepare: [...FLOORS, 'manifest', 'contract', 'adapters', 'config'],
   emit: [...FLOORS, 'manifest'],
   runtime: [...RUN_FLOORS, 'manifest', 'contract', 'adapters'],
-  surfaces: [...RUN_FLOORS, 'runtime', 'manifest'],
+  tasks: ['shared/run'],
+  surfaces: [...RUN_FLOORS, 'runtime', 'manifest', 'tasks'],
   generate: [...FLOORS, 'manifest', 'contract', 'adapters', 'config', 'discover', 'load', 'prepare', 'emit'],
   cli: [...FLOORS, 'manifest', 'config', 'generate'],
   plugin: [...FLOORS, 'manifest', 'config', 'generate'],
@@ -78,6 +79,7 @@ export function layeringViolations(files: readonly SourceFile[]): string[] {
     // adapters and the floors under them.
     const runsInServer =
       from === 'runtime' ||
+      from === 'tasks' ||
       RUN_FLOORS.includes(from) ||
       (from === 'adapters' && !BUILD_SIDE_ADAPTER.test(local));
     for (const { specifier, typeOnly } of importsOf(file.text)) {

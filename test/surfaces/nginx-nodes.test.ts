@@ -1,11 +1,12 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { requestHeaders, requestMeta, VERSION } from '../../scripts/mcp-2026-wire.mjs';
 import { type FixtureProject, mcpServerProject } from '../support/fixture-project.js';
+import { NGINX, startNginx, stopProcess } from '../support/nginx.js';
 
 /**
  * MCP 2026-07-28 holds nothing between requests: behind a real nginx doing round robin over three
@@ -13,12 +14,8 @@ import { type FixtureProject, mcpServerProject } from '../support/fixture-projec
  * question asked by one node is answered on another. A node with another key refuses the state.
  */
 
-const VERSION = '2026-07-28';
 const STATE_KEY = 'the key every node behind the balancer shares, 32+ characters';
 const OTHER_KEY = 'a key of another deployment, also thirty-two characters';
-const NGINX = ['/usr/sbin/nginx', 'nginx'].find(
-  (command) => spawnSync(command, ['-v'], { stdio: 'ignore' }).status === 0,
-);
 if (!NGINX)
   console.warn('[nginx-nodes] nginx is not installed (apt-get install nginx): these tests are skipped');
 
@@ -72,61 +69,7 @@ function startNode(server: string, id: string, key: string): Promise<Node> {
   });
 }
 
-/** A port that was free a moment ago, for nginx (which cannot report the one it got). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function nginxConfig(dir: string, port: number, nodes: readonly Node[]): string {
-  // Every path inside `dir`, so it runs as any user without touching /etc or /var.
-  return `daemon off;
-master_process off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 64; }
-http {
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  log_format calls '$http_mcp_method $http_mcp_name $upstream_addr $status';
-  access_log ${dir}/access.log calls;
-  upstream nodes {
-${nodes.map((node) => `    server 127.0.0.1:${node.port};`).join('\n')}
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://nodes;
-      proxy_http_version 1.1;
-      proxy_buffering off;
-      add_header X-Upstream $upstream_addr always;
-    }
-  }
-}
-`;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-const meta = (capabilities: object = {}) => ({
-  'io.modelcontextprotocol/protocolVersion': VERSION,
-  'io.modelcontextprotocol/clientCapabilities': capabilities,
-});
+const meta = (capabilities: Record<string, unknown> = {}) => requestMeta(capabilities);
 
 interface Answer {
   readonly status: number;
@@ -140,13 +83,7 @@ interface Answer {
 async function post(base: string, method: string, params: Record<string, unknown>): Promise<Answer> {
   const response = await fetch(`${base}/mcp`, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': VERSION,
-      'mcp-method': method,
-      ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
-    },
+    headers: requestHeaders(method, params),
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { _meta: meta(), ...params } }),
   });
   const text = await response.text();
@@ -173,36 +110,15 @@ describe.skipIf(!NGINX)('behind nginx, round robin over three nodes sharing one 
     outsider = await startNode(server, 'd', OTHER_KEY);
 
     dir = mkdtempSync(path.join(tmpdir(), 'toolprep-nginx-'));
-    const port = await freePort();
-    writeFileSync(path.join(dir, 'nginx.conf'), nginxConfig(dir, port, nodes));
-    let errors = '';
-    const nginx = spawn(
-      NGINX as string,
-      ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
+    balancer = await startNginx(
+      dir,
+      nodes.map((node) => node.port),
+      started,
     );
-    started.push(nginx);
-    nginx.stderr.on('data', (chunk: Buffer) => {
-      errors += chunk.toString('utf8');
-    });
-    balancer = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      if (nginx.exitCode !== null) throw new Error(`nginx exited (${nginx.exitCode}):\n${errors}`);
-      try {
-        if ((await post(balancer, 'server/discover', {})).status === 200) break;
-      } catch {
-        // Not listening yet.
-      }
-      if (Date.now() > deadline) throw new Error(`nginx did not answer in 10 s:\n${errors}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all(started.map(stop));
+    await Promise.all(started.map(stopProcess));
     if (dir) rmSync(dir, { recursive: true, force: true });
     project?.remove();
   });

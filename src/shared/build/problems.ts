@@ -27,6 +27,7 @@ export type ProblemCode =
   | 'key-clash'
   | 'output-not-shown'
   | 'mcp-header'
+  | 'task-policy'
   | 'coercion-hazard'
   // prepare: a provider profile
   | 'profile-unsupported'

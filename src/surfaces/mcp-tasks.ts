@@ -1,0 +1,328 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { TaskPolicy } from '../manifest/prepared-tool.js';
+import type { ToolRuntime } from '../runtime/runner.js';
+import { canonicalJson } from '../shared/run/canonical-text.js';
+import { localExecutor } from '../tasks/local-executor.js';
+import { memoryTaskStore } from '../tasks/memory-store.js';
+import {
+  isTerminal,
+  type TaskEnd,
+  type TaskExecutor,
+  type TaskRecord,
+  type TaskStore,
+} from '../tasks/store.js';
+import { errorResultOf, servingOf, toolResultOf } from './mcp-listing.js';
+import { isAnswerTo, modernContext, supportsMode } from './mcp-modern-context.js';
+
+/**
+ * MCP tasks (the `io.modelcontextprotocol/tasks` extension of 2026-07-28) over a `TaskStore`: a
+ * call to a tool whose contract runs it as a task is checked (the plan, then the contract's parsers)
+ * and stored with the arguments they accepted; the handle goes back once the store holds the task;
+ * an executor runs it on whichever node takes it; `tasks/get`, `tasks/update` and `tasks/cancel`
+ * are answered from the store on any node. A run hears of answers and cancellation from the store
+ * too, so nothing of a task lives only in one process.
+ */
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** A header of the request, by lower-case name (HTTP); undefined over stdio. */
+export type HeaderReader = ((name: string) => string | undefined) | undefined;
+
+export interface TaskServingOptions {
+  /** Where tasks are kept. Default: in this process's memory (one node). */
+  readonly store?: TaskStore;
+  /** Where tasks run. Default: in this process, as soon as they are created. */
+  readonly executor?: TaskExecutor;
+  /**
+   * Who is asking: a task is read, answered and cancelled only by the principal that created it.
+   * Default: a digest of the `Authorization` header over HTTP (`anonymous` without one), `stdio`
+   * over stdio. Give your own when identity comes from elsewhere (a verified token's subject).
+   */
+  readonly principal?: (header: HeaderReader) => string | Promise<string>;
+}
+
+/** A new call's outcome: the task made for it, or the result a plain call gives (its arguments refused). */
+export type TaskCallOutcome =
+  | { readonly task: Record<string, unknown> }
+  | { readonly result: CallToolResult }
+  | { readonly unknownTool: string };
+
+export interface McpTasks {
+  /** The tool's task policy, as its contract gave it; undefined for a tool never run as a task. */
+  policyOf(tool: string): TaskPolicy | undefined;
+  principalOf(header: HeaderReader): Promise<string>;
+  create(call: {
+    readonly name: string;
+    readonly args: unknown;
+    readonly capabilities: Record<string, unknown>;
+    readonly principal: string;
+  }): Promise<TaskCallOutcome>;
+  /** The task as `tasks/get` returns it, or undefined: no such task for this principal. */
+  get(taskId: string, principal: string): Promise<Record<string, unknown> | undefined>;
+  /** `tasks/update`: false when there is no such task for this principal. */
+  update(taskId: string, principal: string, responses: Record<string, unknown>): Promise<boolean>;
+  /** `tasks/cancel`: false when there is no such task for this principal. */
+  cancel(taskId: string, principal: string): Promise<boolean>;
+  /**
+   * `subscriptions/listen` for tasks: the ids of those this principal holds, and each of their
+   * transitions (as `tasks/get` would return the task) to `onTask`, until `stop`.
+   */
+  listen(
+    taskIds: readonly string[],
+    principal: string,
+    onTask: (task: Record<string, unknown>) => void,
+  ): Promise<{ readonly agreed: readonly string[]; stop(): Promise<void> }>;
+}
+
+/** The tasks of a runtime whose contracts run some tools as tasks; undefined when none does. */
+export function mcpTasks(runtime: ToolRuntime, options: TaskServingOptions = {}): McpTasks | undefined {
+  const policies = new Map(
+    runtime.list().flatMap((tool) => (tool.task ? [[tool.name, tool.task] as const] : [])),
+  );
+  if (policies.size === 0) return undefined;
+  const serving = servingOf(runtime);
+  const store = options.store ?? memoryTaskStore();
+  const executor = options.executor ?? localExecutor();
+  const principalOf = options.principal ?? defaultPrincipal;
+  const owned = async (taskId: string, principal: string) => {
+    const task = typeof taskId === 'string' ? await store.get(taskId) : undefined;
+    // Another principal's task is not found, rather than refused: its existence is not told.
+    return task && task.principal === principal ? task : undefined;
+  };
+
+  /** Ends a run's task as the call ended: a result (a tool error too) completes it; a protocol error fails it. */
+  const endOf = (name: string, outcome: Awaited<ReturnType<ToolRuntime['call']>>): TaskEnd => {
+    if (outcome.ok) return { status: 'completed', result: toolResultOf(serving, name, outcome.value) };
+    const { protocol } = outcome.error;
+    if (protocol) return { status: 'failed', error: protocol, statusMessage: protocol.message };
+    const failure = errorResultOf(outcome);
+    if (failure) return { status: 'completed', result: failure };
+    return {
+      status: 'failed',
+      error: { code: -32602, message: outcome.error.message },
+      statusMessage: outcome.error.message,
+    };
+  };
+
+  const runTask = async (taskId: string, reaped: boolean): Promise<void> => {
+    const found = await store.get(taskId);
+    if (!found || isTerminal(found.status)) return;
+    if (reaped && !found.rerunnable) {
+      const message =
+        'The node running this task stopped before it ended; the tool is not marked idempotent, so it was not run again';
+      await store.settle(taskId, {
+        status: 'failed',
+        error: { code: -32603, message },
+        statusMessage: message,
+      });
+      return;
+    }
+    const runner = `${crypto.randomUUID()}`;
+    const claimed = await store.claim(taskId, runner, { takeOver: reaped });
+    if (!claimed) return;
+    const controller = new AbortController();
+    const run = taskRun(store, claimed, runner, controller.signal);
+    const stopWatching = await store.watch([taskId], (task) => {
+      if (task.status === 'cancelled') controller.abort(new Error('The task was cancelled'));
+      run.heard(task);
+    });
+    try {
+      // An answer that came while the watch began is read here.
+      const current = await store.get(taskId);
+      if (current) run.heard(current);
+      const context = {
+        ...modernContext(
+          {
+            id: taskId,
+            meta: {},
+            capabilities: { ...claimed.capabilities },
+            notify: () => {},
+            signal: controller.signal,
+          },
+          run,
+        ),
+        taskId,
+      };
+      const outcome = await runtime.call(claimed.tool, claimed.args, context);
+      // A cancelled task keeps its status: the store refuses the move out of it.
+      await store.settle(taskId, endOf(claimed.tool, outcome), runner);
+    } finally {
+      run.close();
+      await stopWatching();
+    }
+  };
+  const started = executor.start(runTask);
+  started.catch((error) => console.error('[toolprep] the task executor did not start:', error));
+
+  return {
+    policyOf: (tool) => policies.get(tool),
+    principalOf: async (header) => principalOf(header),
+    async create({ name, args, capabilities, principal }) {
+      const policy = policies.get(name) as TaskPolicy;
+      const checked = await runtime.check(name, args, { era: 'modern', clientCapabilities: capabilities });
+      if (!checked.ok) {
+        const failure = errorResultOf(checked);
+        return failure ? { result: failure } : { unknownTool: checked.error.message };
+      }
+      const repeat =
+        policy.repeatWindowMs > 0
+          ? {
+              key: await sha256Hex(canonicalJson([principal, name, checked.value])),
+              windowMs: policy.repeatWindowMs,
+            }
+          : undefined;
+      const { task, created } = await store.create({
+        taskId: crypto.randomUUID(),
+        principal,
+        tool: name,
+        args: checked.value,
+        capabilities,
+        ttlMs: policy.ttlMs,
+        pollIntervalMs: policy.pollIntervalMs,
+        rerunnable: runtime.list().find((tool) => tool.name === name)?.annotations?.idempotentHint === true,
+        ...(repeat ? { repeat } : {}),
+      });
+      if (created) {
+        await started;
+        await executor.submit(task.taskId);
+      }
+      return { task: wireTask(task) };
+    },
+    async get(taskId, principal) {
+      const task = await owned(taskId, principal);
+      return task && wireTask(task);
+    },
+    async update(taskId, principal, responses) {
+      if (!(await owned(taskId, principal))) return false;
+      await store.answer(taskId, responses);
+      return true;
+    },
+    async cancel(taskId, principal) {
+      if (!(await owned(taskId, principal))) return false;
+      await store.cancel(taskId, 'Cancelled by the client');
+      return true;
+    },
+    async listen(taskIds, principal, onTask) {
+      const held = await Promise.all(
+        taskIds.map(async (taskId) => ((await owned(taskId, principal)) ? taskId : undefined)),
+      );
+      const agreed = held.filter((taskId): taskId is string => taskId !== undefined);
+      const stop =
+        agreed.length > 0 ? await store.watch(agreed, (task) => onTask(wireTask(task))) : async () => {};
+      return { agreed, stop };
+    },
+  };
+}
+
+/** A task as `tasks/get` returns it and `notifications/tasks` carries it: what its status shows. */
+export function wireTask(task: TaskRecord): Record<string, unknown> {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: task.ttlMs,
+    pollIntervalMs: task.pollIntervalMs,
+    ...(task.status === 'input_required' ? { inputRequests: task.inputRequests } : {}),
+    // The call's result as 2026-07-28 carries it, its discriminator included.
+    ...(task.status === 'completed' ? { result: { resultType: 'complete', ...task.result } } : {}),
+    ...(task.status === 'failed' ? { error: task.error } : {}),
+  };
+}
+
+interface TaskRun {
+  ask(method: string, capability: string, params: unknown, key: string | undefined): Promise<unknown>;
+  /** A transition of the task, from the store: answers to waiting questions are handed over. */
+  heard(task: TaskRecord): void;
+  /** The run is over: questions still waiting are rejected. */
+  close(): void;
+}
+
+/**
+ * The questions of one run of a task's handler. They are keyed by their place in the run
+ * (`input-1`, `input-2`…) or the handler's own key: a question answered before (by an earlier run
+ * of the same task) is answered at once; one asked by a run that stopped and never answered is
+ * asked again under a new key, since a key is never used twice. Questions asked together go to the
+ * store in one transition.
+ */
+function taskRun(store: TaskStore, claimed: TaskRecord, runner: string, signal: AbortSignal): TaskRun {
+  let latest = claimed;
+  let asked = 0;
+  const waiting = new Map<
+    string,
+    { method: string; resolve(answer: unknown): void; reject(error: unknown): void }
+  >();
+  let batch: Record<string, unknown> | undefined;
+  const abandon = (error: unknown) => {
+    for (const question of waiting.values()) question.reject(error);
+    waiting.clear();
+  };
+  signal.addEventListener('abort', () => abandon(signal.reason), { once: true });
+  return {
+    ask(method, capability, params, named) {
+      asked++;
+      let key = named ?? `input-${asked}`;
+      if (Object.hasOwn(latest.inputResponses, key) && isAnswerTo(method, latest.inputResponses[key]))
+        return Promise.resolve(latest.inputResponses[key]);
+      if (signal.aborted) return Promise.reject(signal.reason);
+      const capabilities = latest.capabilities as Record<string, unknown>;
+      const declared = capabilities[capability];
+      if (typeof declared !== 'object' || declared === null || !supportsMode(method, capabilities, params))
+        return Promise.reject(
+          new Error(
+            `The client did not declare the ${capability} capability when it created this task, so it cannot be asked`,
+          ),
+        );
+      if (latest.issuedKeys.includes(key)) key = `${key}.${latest.attempts}`;
+      return new Promise((resolve, reject) => {
+        waiting.set(key, { method, resolve, reject });
+        if (!batch) {
+          batch = {};
+          setTimeout(() => {
+            const requests = batch as Record<string, unknown>;
+            batch = undefined;
+            store.ask(latest.taskId, runner, requests).then((asked) => {
+              if (!asked)
+                abandon(new Error('The task can no longer ask: it ended, or another run took it over'));
+            }, abandon);
+          }, 0);
+        }
+        batch[key] = params === undefined ? { method } : { method, params };
+      });
+    },
+    heard(task) {
+      latest = task;
+      for (const [key, question] of waiting) {
+        if (!Object.hasOwn(task.inputResponses, key)) continue;
+        const answer = task.inputResponses[key];
+        if (!isAnswerTo(question.method, answer)) continue;
+        waiting.delete(key);
+        question.resolve(answer);
+      }
+    },
+    close: () => abandon(new Error('The task run ended')),
+  };
+}
+
+/** The digests of the credentials seen lately: a client polls with the same header many times a second. */
+const principals = new Map<string, string>();
+
+async function defaultPrincipal(header: HeaderReader): Promise<string> {
+  if (!header) return 'stdio';
+  const authorization = header('authorization');
+  if (authorization === undefined) return 'anonymous';
+  let principal = principals.get(authorization);
+  if (principal === undefined) {
+    principal = `authorization:${await sha256Hex(authorization)}`;
+    // Bounded: an unbounded cache of credentials would grow with every caller.
+    if (principals.size >= 1_024) principals.clear();
+    principals.set(authorization, principal);
+  }
+  return principal;
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,230 @@
+import type { NewTask, TaskListener, TaskRecord, TaskStatus, TaskStore } from '../store.js';
+import { type RedisConnection, replyPairs } from './connection.js';
+import {
+  ANSWER_TASK,
+  ASK_TASK,
+  CANCEL_TASK,
+  CLAIM_REPEAT,
+  CLAIM_TASK,
+  CREATE_TASK,
+  SETTLE_TASK,
+} from './scripts.js';
+
+/**
+ * Tasks in Redis (or Valkey), shared by every node: each transition is one script (scripts.ts),
+ * each task's keys share the hash tag `{<taskId>}` so a Redis Cluster keeps them in one slot, the
+ * TTL is Redis' own expiry, and every transition is published on the task's channel.
+ *
+ * The repeat key lives in a slot of its own (`{<repeatKey>}`), so `create` cannot be one script.
+ * It creates the task first and only then maps the repeat key to it (SET NX in a script): a key
+ * maps only to a task that exists, so whoever finds the mapping finds the task. The loser of a
+ * race deletes the task it made (nobody has its id) and returns the winner's. A mapping whose
+ * task has expired (its TTL shorter than the window) is replaced, compare-and-set.
+ */
+export function redisTaskStore(connection: RedisConnection, options: { prefix?: string } = {}): TaskStore {
+  const prefix = options.prefix ?? 'toolprep:';
+  const taskKey = (taskId: string): string => `${prefix}{${taskId}}:task`;
+  const channelOf = (taskId: string): string => `${prefix}{${taskId}}:events`;
+  const repeatKey = (key: string): string => `${prefix}{${key}}:repeat`;
+  const runScript = scriptRunner(connection);
+  const transition = (script: string, taskId: string, args: readonly (string | number)[]) =>
+    runScript(script, taskKey(taskId), [channelOf(taskId), ...args]);
+
+  const get = async (taskId: string): Promise<TaskRecord | undefined> =>
+    recordOf(await connection.command(['HGETALL', taskKey(taskId)]));
+
+  const createTask = async (task: NewTask): Promise<{ task: TaskRecord; created: boolean }> => {
+    const fields: (string | number)[] = [
+      'taskId',
+      task.taskId,
+      'principal',
+      task.principal,
+      'tool',
+      task.tool,
+      'args',
+      JSON.stringify(task.args),
+      'capabilities',
+      JSON.stringify(task.capabilities),
+      'pollIntervalMs',
+      task.pollIntervalMs,
+      'rerunnable',
+      task.rerunnable ? '1' : '0',
+    ];
+    if (task.ttlMs !== null) fields.push('ttlMs', task.ttlMs);
+    const reply = await transition(CREATE_TASK, task.taskId, [task.ttlMs ?? '', ...fields]);
+    const [created, record] = Array.isArray(reply) ? reply : [];
+    return { task: existing(recordOf(record), task.taskId), created: created === 1 };
+  };
+
+  return {
+    get,
+
+    async create(task) {
+      const repeat = task.repeat;
+      if (repeat === undefined) return createTask(task);
+      let mapped = await connection.command(['GET', repeatKey(repeat.key)]);
+      if (typeof mapped === 'string') {
+        const live = await get(mapped);
+        if (live !== undefined) return { task: live, created: false };
+      }
+      const made = await createTask(task);
+      if (!made.created) return made;
+      for (;;) {
+        const stale = typeof mapped === 'string' ? mapped : '';
+        mapped = await runScript(CLAIM_REPEAT, repeatKey(repeat.key), [task.taskId, repeat.windowMs, stale]);
+        if (typeof mapped !== 'string' || mapped === task.taskId) return made;
+        const live = await get(mapped);
+        if (live !== undefined) {
+          await connection.command(['DEL', taskKey(task.taskId)]);
+          return { task: live, created: false };
+        }
+      }
+    },
+
+    async claim(taskId, runner, claimOptions) {
+      return recordOf(await transition(CLAIM_TASK, taskId, [runner, claimOptions?.takeOver ? '1' : '0']));
+    },
+
+    async ask(taskId, runner, requests) {
+      const pairs = Object.entries(requests).flatMap(([key, value]) => [key, JSON.stringify(value)]);
+      return (await transition(ASK_TASK, taskId, [runner, ...pairs])) === 1;
+    },
+
+    async answer(taskId, responses) {
+      const pairs = Object.entries(responses).flatMap(([key, value]) => [key, JSON.stringify(value)]);
+      return recordOf(await transition(ANSWER_TASK, taskId, pairs));
+    },
+
+    async settle(taskId, end, runner) {
+      const [field, value] = end.status === 'completed' ? ['result', end.result] : ['error', end.error];
+      const message = end.statusMessage === undefined ? ['0', ''] : ['1', end.statusMessage];
+      const holder = runner === undefined ? ['0', ''] : ['1', runner];
+      const reply = await transition(SETTLE_TASK, taskId, [
+        ...holder,
+        end.status,
+        field,
+        JSON.stringify(value),
+        ...message,
+      ]);
+      return reply === 1;
+    },
+
+    async cancel(taskId, statusMessage) {
+      const message = statusMessage === undefined ? ['0', ''] : ['1', statusMessage];
+      return recordOf(await transition(CANCEL_TASK, taskId, message));
+    },
+
+    async watch(taskIds, listener) {
+      const deliver = (message: string): void => {
+        const task = recordOf(JSON.parse(message));
+        if (task !== undefined) callListener(listener, task);
+      };
+      const subscriptions = await Promise.allSettled(
+        taskIds.map((taskId) => connection.subscribe(channelOf(taskId), deliver)),
+      );
+      const unsubscribes = subscriptions.flatMap((outcome) =>
+        outcome.status === 'fulfilled' ? [outcome.value] : [],
+      );
+      const unwatch = async (): Promise<void> => {
+        await Promise.all(unsubscribes.map((unsubscribe) => unsubscribe()));
+      };
+      const failure = subscriptions.find((outcome) => outcome.status === 'rejected');
+      if (failure !== undefined) {
+        await unwatch();
+        throw failure.reason;
+      }
+      return unwatch;
+    },
+  };
+}
+
+function existing(record: TaskRecord | undefined, taskId: string): TaskRecord {
+  if (record === undefined) throw new Error(`[toolprep] Redis returned no fields for the task ${taskId}`);
+  return record;
+}
+
+function callListener(listener: TaskListener, task: TaskRecord): void {
+  // A listener that throws must not stop the others, nor the connection's message loop.
+  try {
+    listener(task);
+  } catch (error) {
+    console.error(`[toolprep] a listener of the task ${task.taskId} threw:`, error);
+  }
+}
+
+/**
+ * Runs a script by its SHA-1 (EVALSHA), sending its text (EVAL, which also caches it) only when
+ * the node does not have it yet: after a restart, a failover, or on another node of a cluster.
+ */
+function scriptRunner(connection: RedisConnection) {
+  const digests = new Map<string, Promise<string>>();
+  return async (script: string, key: string, args: readonly (string | number)[]): Promise<unknown> => {
+    let digest = digests.get(script);
+    if (digest === undefined) {
+      digest = sha1Hex(script);
+      digests.set(script, digest);
+    }
+    try {
+      return await connection.command(['EVALSHA', await digest, 1, key, ...args]);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+      return connection.command(['EVAL', script, 1, key, ...args]);
+    }
+  };
+}
+
+async function sha1Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+const ISSUED = 'issued:';
+const REQUEST = 'request:';
+const RESPONSE = 'response:';
+
+/** The record a task's hash fields (HGETALL, or a script's reply) describe; undefined for none. */
+function recordOf(reply: unknown): TaskRecord | undefined {
+  const fields = new Map<string, string>();
+  const issueOrder = new Map<string, number>();
+  const requests: [string, unknown][] = [];
+  const responses: [string, unknown][] = [];
+  for (const [field, value] of replyPairs(reply)) {
+    const text = String(value);
+    if (field.startsWith(ISSUED)) issueOrder.set(field.slice(ISSUED.length), Number(text));
+    else if (field.startsWith(REQUEST)) requests.push([field.slice(REQUEST.length), JSON.parse(text)]);
+    else if (field.startsWith(RESPONSE)) responses.push([field.slice(RESPONSE.length), JSON.parse(text)]);
+    else fields.set(field, text);
+  }
+  const taskId = fields.get('taskId');
+  if (taskId === undefined) return undefined;
+  const byIssue = (a: readonly [string, unknown], b: readonly [string, unknown]): number =>
+    (issueOrder.get(a[0]) ?? 0) - (issueOrder.get(b[0]) ?? 0);
+  const text = (field: string): string => fields.get(field) ?? '';
+  const json = (field: string): unknown => JSON.parse(text(field));
+  const optional = (field: string, value: (text: string) => unknown): Record<string, unknown> => {
+    const found = fields.get(field);
+    return found === undefined ? {} : { [field]: value(found) };
+  };
+  return {
+    taskId,
+    principal: text('principal'),
+    tool: text('tool'),
+    args: json('args') as TaskRecord['args'],
+    capabilities: json('capabilities') as TaskRecord['capabilities'],
+    status: text('status') as TaskStatus,
+    ...optional('statusMessage', (found) => found),
+    createdAt: new Date(Number(text('createdAt'))).toISOString(),
+    lastUpdatedAt: new Date(Number(text('lastUpdatedAt'))).toISOString(),
+    ttlMs: fields.has('ttlMs') ? Number(text('ttlMs')) : null,
+    pollIntervalMs: Number(text('pollIntervalMs')),
+    // Object.fromEntries defines own properties: a key such as `__proto__` stays a key.
+    inputRequests: Object.fromEntries(requests.sort(byIssue)),
+    inputResponses: Object.fromEntries(responses.sort(byIssue)),
+    issuedKeys: [...issueOrder.entries()].sort((a, b) => a[1] - b[1]).map(([key]) => key),
+    ...optional('result', (found) => JSON.parse(found)),
+    ...optional('error', (found) => JSON.parse(found)),
+    rerunnable: text('rerunnable') === '1',
+    ...optional('runner', (found) => found),
+    attempts: Number(text('attempts')),
+  };
+}

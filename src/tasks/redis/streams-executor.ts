@@ -1,0 +1,201 @@
+import type { TaskExecutor } from '../store.js';
+import { type RedisConnection, replyPairs } from './connection.js';
+
+export interface RedisStreamsExecutorOptions {
+  /** This node's name in the consumer group: unique per node, and the same after a restart. */
+  readonly consumer: string;
+  readonly stream?: string;
+  readonly group?: string;
+  /** How long a run may go without a heartbeat before another node takes it as stopped (ms). */
+  readonly leaseMs?: number;
+  readonly heartbeatMs?: number;
+  readonly reapEveryMs?: number;
+  /** How many tasks this node runs at once. */
+  readonly concurrency?: number;
+}
+
+/** How long one read waits for tasks: also how long `close` may wait for the read under way. */
+const BLOCK_MS = 1000;
+/** XAUTOCLAIM's largest batch. */
+const REAP_COUNT = 10;
+
+/**
+ * Runs tasks from a Redis stream read by a consumer group: each task goes to one node. A run under
+ * way heartbeats (XCLAIM to itself, which resets the entry's idle time); an entry idle longer than
+ * the lease belongs to a node that stopped, and the reaper of another node claims it (XAUTOCLAIM)
+ * and runs it with `reaped`. An entry is acknowledged and deleted once its run has settled.
+ */
+export function redisStreamsExecutor(
+  connection: RedisConnection,
+  options: RedisStreamsExecutorOptions,
+): TaskExecutor {
+  const { consumer } = options;
+  const stream = options.stream ?? 'toolprep:tasks';
+  const group = options.group ?? 'toolprep';
+  const leaseMs = options.leaseMs ?? 30_000;
+  const heartbeatMs = options.heartbeatMs ?? leaseMs / 3;
+  const reapEveryMs = options.reapEveryMs ?? leaseMs / 2;
+  const concurrency = options.concurrency ?? 4;
+
+  /** The runs under way, by stream entry id. */
+  const underWay = new Map<string, Promise<void>>();
+  let closing = false;
+  let wake: (() => void) | undefined;
+  const changed = (): void => {
+    wake?.();
+    wake = undefined;
+  };
+  const nextChange = (): Promise<void> => new Promise((resolve) => (wake = resolve));
+  let heartbeat: ReturnType<typeof setTimeout> | undefined;
+  let reapTimer: ReturnType<typeof setTimeout> | undefined;
+  let reaping: Promise<void> = Promise.resolve();
+  let reading: Promise<void> | undefined;
+
+  const ensureGroup = async (): Promise<void> => {
+    try {
+      // From the stream's start: tasks submitted before any node started are run too.
+      await connection.command(['XGROUP', 'CREATE', stream, group, '0', 'MKSTREAM']);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith('BUSYGROUP'))) throw error;
+    }
+  };
+
+  const beat = async (): Promise<void> => {
+    const entryIds = [...underWay.keys()];
+    if (entryIds.length > 0) {
+      try {
+        await connection.command(['XCLAIM', stream, group, consumer, 0, ...entryIds, 'JUSTID']);
+      } catch {
+        // A missed heartbeat costs nothing until the lease runs out; then another node reaps the
+        // run, which is right if this node cannot reach Redis.
+      }
+    }
+    heartbeat = undefined;
+    keepBeating();
+  };
+  const keepBeating = (): void => {
+    if (heartbeat === undefined && underWay.size > 0) heartbeat = setTimeout(beat, heartbeatMs);
+  };
+
+  const finish = async (entryId: string): Promise<void> => {
+    try {
+      await connection.command(['XACK', stream, group, entryId]);
+      // One group reads the stream: an acknowledged entry is of no more use to anyone.
+      await connection.command(['XDEL', stream, entryId]);
+    } catch (error) {
+      console.error(`[toolprep] could not acknowledge the stream entry ${entryId}:`, error);
+    }
+  };
+
+  const begin = (
+    run: (taskId: string, reaped: boolean) => Promise<void>,
+    entryId: string,
+    fields: unknown,
+    reaped: boolean,
+  ): void => {
+    if (underWay.has(entryId)) return;
+    const taskId = replyPairs(fields).find(([field]) => field === 'task')?.[1];
+    const settled = (async () => {
+      if (typeof taskId === 'string') {
+        try {
+          await run(taskId, reaped);
+        } catch (error) {
+          console.error(`[toolprep] the run of the task ${taskId} threw:`, error);
+        }
+      }
+      await finish(entryId);
+    })().finally(() => {
+      underWay.delete(entryId);
+      changed();
+    });
+    underWay.set(entryId, settled);
+    keepBeating();
+  };
+
+  const read = async (run: (taskId: string, reaped: boolean) => Promise<void>): Promise<void> => {
+    while (!closing) {
+      const free = concurrency - underWay.size;
+      if (free <= 0) {
+        await nextChange();
+        continue;
+      }
+      let reply: unknown;
+      try {
+        reply = await connection.blocking([
+          'XREADGROUP',
+          'GROUP',
+          group,
+          consumer,
+          'COUNT',
+          free,
+          'BLOCK',
+          BLOCK_MS,
+          'STREAMS',
+          stream,
+          '>',
+        ]);
+      } catch (error) {
+        if (closing) break;
+        if (error instanceof Error && error.message.startsWith('NOGROUP'))
+          await ensureGroup().catch(() => {});
+        else console.error('[toolprep] reading the task stream failed:', error);
+        await new Promise((resolve) => setTimeout(resolve, BLOCK_MS));
+        continue;
+      }
+      // Entries read are this node's now, closing or not: run them rather than leave them to be reaped.
+      for (const [, entries] of replyPairs(reply))
+        for (const [entryId, fields] of entriesOf(entries)) begin(run, entryId, fields, false);
+    }
+  };
+
+  const reap = async (run: (taskId: string, reaped: boolean) => Promise<void>): Promise<void> => {
+    const free = Math.min(REAP_COUNT, concurrency - underWay.size);
+    if (free > 0) {
+      try {
+        const reply = await connection.command([
+          'XAUTOCLAIM',
+          stream,
+          group,
+          consumer,
+          leaseMs,
+          '0-0',
+          'COUNT',
+          free,
+        ]);
+        const [, entries] = Array.isArray(reply) ? reply : [];
+        for (const [entryId, fields] of entriesOf(entries)) begin(run, entryId, fields, true);
+      } catch (error) {
+        console.error('[toolprep] reaping stopped runs failed:', error);
+      }
+    }
+    if (!closing) reapTimer = setTimeout(() => (reaping = reap(run)), reapEveryMs);
+  };
+
+  return {
+    async start(run) {
+      if (reading !== undefined) throw new Error('[toolprep] the executor was started already');
+      await ensureGroup();
+      reading = read(run);
+      reapTimer = setTimeout(() => (reaping = reap(run)), reapEveryMs);
+    },
+
+    async submit(taskId) {
+      await connection.command(['XADD', stream, '*', 'task', taskId]);
+    },
+
+    async close() {
+      closing = true;
+      clearTimeout(reapTimer);
+      changed();
+      await Promise.all([reading, reaping]);
+    },
+  };
+}
+
+/** A stream's entries as `[id, fields]`; fields are null for an entry deleted while pending (Redis 6.2). */
+function entriesOf(entries: unknown): [string, unknown][] {
+  if (!Array.isArray(entries)) return [];
+  return entries.flatMap((entry: unknown) =>
+    Array.isArray(entry) && typeof entry[0] === 'string' ? [[entry[0], entry[1]] as [string, unknown]] : [],
+  );
+}
