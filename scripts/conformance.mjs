@@ -332,5 +332,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   );
   const jsonAt = process.argv.indexOf('--json');
   if (jsonAt !== -1) writeFileSync(process.argv[jsonAt + 1], `${JSON.stringify(rows, null, 2)}\n`);
-  process.exitCode = regressions.length > 0 ? 1 : 0;
+  process.exitCode = regressions.length > 0 || failing.length > 0 ? 1 : 0;
 }

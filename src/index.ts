@@ -12,6 +12,7 @@ export {
 } from './contract/results.js';
 export type {
   TaskOptions,
+  TaskQuestion,
   TaskSupport,
   ToolAnnotations,
   ToolArgs,

@@ -26,6 +26,13 @@ export const TOOL_ANNOTATION_KEYS: readonly (keyof ToolAnnotations)[] = [
  */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
+/** A form question asked before the task is made (MCP's `elicitation/create`, form mode). */
+export interface TaskQuestion {
+  readonly message: string;
+  /** The form: an object schema of flat fields, as MCP's elicitation takes it. */
+  readonly requestedSchema: { readonly type: 'object'; readonly [key: string]: unknown };
+}
+
 /** How a tool runs as a task (docs/guide/tasks.md). */
 export interface TaskOptions {
   support: TaskSupport;
@@ -39,6 +46,12 @@ export interface TaskOptions {
    * whose answer it lost. 0 runs every call. Default 60000.
    */
   repeatWindowMs?: number;
+  /**
+   * Questions asked before the task is made, by key: the call is answered with an input-required
+   * result until each is answered (the client's retry carries the answers), and only then is the
+   * task made, with the answers. The handler's `context.elicit(…, { key })` gets each at once.
+   */
+  questions?: Record<string, TaskQuestion>;
 }
 
 /** What a tool file passes to `defineTool`. Schemas come from a library toolprep reads (`zod`, `zod/mini`). */

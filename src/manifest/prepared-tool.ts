@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '../contract/types.js';
+import type { TaskQuestion, ToolAnnotations } from '../contract/types.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 import type { Plan } from './plan.js';
 import type { ProfileDocument, ProfileName } from './profiles.js';
@@ -25,6 +25,8 @@ export interface TaskPolicy {
   readonly pollIntervalMs: number;
   /** 0: a repeated call runs again. */
   readonly repeatWindowMs: number;
+  /** Asked before the task is made, by key (absent: none). */
+  readonly questions?: Readonly<Record<string, TaskQuestion>>;
 }
 
 /** A tool as toolprep prepared it: plain, frozen data, everything a server needs to list it. */

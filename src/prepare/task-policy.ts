@@ -1,13 +1,14 @@
-import type { TaskOptions, ToolAnnotations } from '../contract/types.js';
+import type { TaskOptions, TaskQuestion, ToolAnnotations } from '../contract/types.js';
 import type { TaskPolicy } from '../manifest/prepared-tool.js';
 import type { Problem } from '../shared/build/problems.js';
 import { isRecord } from '../shared/run/is-record.js';
+import { setOwn } from '../shared/run/own-property.js';
 
 /** The defaults of `task`, documented in docs/guide/tasks.md. */
 export const TASK_DEFAULTS = { ttlMs: 3_600_000, pollIntervalMs: 2_000, repeatWindowMs: 60_000 } as const;
 
 const SUPPORTS = ['forbidden', 'optional', 'required'] as const;
-const OPTION_KEYS = ['support', 'ttlMs', 'pollIntervalMs', 'repeatWindowMs'] as const;
+const OPTION_KEYS = ['support', 'ttlMs', 'pollIntervalMs', 'repeatWindowMs', 'questions'] as const;
 
 /**
  * The contract's `task` as the manifest records it, its defaults filled in; undefined for a tool
@@ -56,6 +57,7 @@ export function taskPolicyOf(
       'must be a whole number of milliseconds, 0 or more',
       'repeatWindowMs: 60000',
     );
+  const questions = questionsOf(options.questions, report);
   if (problems.length > before || support === 'forbidden') return undefined;
   if (
     support === 'required' &&
@@ -74,5 +76,30 @@ export function taskPolicyOf(
     ttlMs: ttlMs as number | null,
     pollIntervalMs,
     repeatWindowMs,
+    ...(questions ? { questions } : {}),
   };
+}
+
+/** The questions asked before the task, as the manifest keeps them; each one refused by its key. */
+function questionsOf(
+  questions: unknown,
+  report: (field: string, message: string, hint: string) => void,
+): TaskPolicy['questions'] {
+  if (questions === undefined) return undefined;
+  const hint =
+    "questions: { user_name: { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } }";
+  if (!isRecord(questions)) {
+    report('task.questions', 'must be an object of questions by key', hint);
+    return undefined;
+  }
+  const kept: Record<string, unknown> = {};
+  for (const [key, question] of Object.entries(questions)) {
+    const field = `task.questions.${key}`;
+    if (!isRecord(question) || typeof question.message !== 'string' || question.message.trim() === '')
+      report(field, 'must have a message (the question, as the user reads it)', hint);
+    else if (!isRecord(question.requestedSchema) || question.requestedSchema.type !== 'object')
+      report(field, 'must have a requestedSchema of type "object" (the form the user fills in)', hint);
+    else setOwn(kept, key, { message: question.message, requestedSchema: question.requestedSchema });
+  }
+  return kept as Record<string, TaskQuestion>;
 }

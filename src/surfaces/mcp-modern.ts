@@ -173,18 +173,7 @@ export function modernServing(
       signal,
     });
     if ('invalid' in outcome) return errorAnswer(id, ERRORS.invalidParams, outcome.invalid);
-    if ('missing' in outcome)
-      return {
-        status: ERRORS.missingCapability.status,
-        body: errorText(
-          id,
-          ERRORS.missingCapability.code,
-          `This tool needs the client's ${outcome.missing} capability`,
-          {
-            requiredCapabilities: { [outcome.missing]: {} },
-          },
-        ),
-      };
+    if ('missing' in outcome) return missingCapability(id, outcome.missing);
     if ('inputRequests' in outcome)
       return { status: 200, body: responseText(id, JSON.stringify({ ...outcome, _meta: resultMeta })) };
     const { result } = outcome;
@@ -195,6 +184,18 @@ export function modernServing(
     return failure ? complete(id, failure) : errorAnswer(id, ERRORS.invalidArgument, result.error.message);
   };
 
+  /** -32021: the tool needs a capability the client did not declare (`elicitation`). */
+  const missingCapability = (id: Id, capability: string): ModernAnswer => ({
+    status: ERRORS.missingCapability.status,
+    body: errorText(
+      id,
+      ERRORS.missingCapability.code,
+      `This tool needs the client's ${capability} capability`,
+      {
+        requiredCapabilities: { [capability]: {} },
+      },
+    ),
+  });
   /** -32021: the client must declare the tasks extension for this. */
   const missingTasks = (id: Id, why: string): ModernAnswer => ({
     status: ERRORS.missingCapability.status,
@@ -332,15 +333,32 @@ export function modernServing(
           return {
             notifies: false,
             run: async () => {
+              const name = params.name as string;
+              const args = params.arguments ?? {};
+              // Questions asked before the task is made come back with the retry, as any input-required round.
+              const call: BoundCall = { method: 'tools/call', name, args };
+              const gathered = await gatherAnswers(states, call, params.requestState, params.inputResponses);
+              if ('invalid' in gathered) return errorAnswer(id, ERRORS.invalidParams, gathered.invalid);
               const outcome = await tasks.create({
-                name: params.name as string,
-                args: params.arguments ?? {},
+                name,
+                args,
                 capabilities: capabilitiesOf(meta),
                 principal: await tasks.principalOf(header),
+                answers: gathered.answers,
               });
               if ('unknownTool' in outcome)
                 return errorAnswer(id, ERRORS.invalidArgument, outcome.unknownTool);
               if ('result' in outcome) return complete(id, outcome.result);
+              if ('missing' in outcome) return missingCapability(id, outcome.missing);
+              if ('questions' in outcome) {
+                const asked = {
+                  resultType: 'input_required',
+                  inputRequests: outcome.questions,
+                  requestState: await states.sign(call, gathered.answers),
+                  _meta: resultMeta,
+                };
+                return { status: 200, body: responseText(id, JSON.stringify(asked)) };
+              }
               return {
                 status: 200,
                 body: responseText(
@@ -464,19 +482,9 @@ export async function askingCall(
   request: AskingCallRequest,
 ): Promise<AskingCallOutcome> {
   const call: BoundCall = { method: 'tools/call', name: request.name, args: request.args };
-  let answers: Record<string, unknown> = {};
-  if (request.requestState !== undefined) {
-    if (typeof request.requestState !== 'string')
-      return { invalid: 'requestState must be the string the server sent' };
-    const verified = await states.verify(call, request.requestState);
-    if ('refused' in verified) return { invalid: `requestState refused: ${verified.refused}` };
-    answers = verified.answers;
-  }
-  if (request.inputResponses !== undefined) {
-    if (!isRecord(request.inputResponses))
-      return { invalid: 'inputResponses must be an object keyed by input request' };
-    answers = { ...answers, ...request.inputResponses };
-  }
+  const gathered = await gatherAnswers(states, call, request.requestState, request.inputResponses);
+  if ('invalid' in gathered) return gathered;
+  const { answers } = gathered;
   const round = inputRound(answers, request.checkCapabilities ? request.capabilities : undefined);
   const context = modernContext(request, round);
   const outcome = await Promise.race([
@@ -489,6 +497,32 @@ export async function askingCall(
     inputRequests: outcome.inputRequests,
     requestState: await states.sign(call, answers),
   };
+}
+
+/**
+ * The answers a retried call carries: those its signed `requestState` holds (answered in earlier
+ * rounds), and its `inputResponses`; or why they are refused.
+ */
+async function gatherAnswers(
+  states: RequestStateSigner,
+  call: BoundCall,
+  requestState: unknown,
+  inputResponses: unknown,
+): Promise<{ readonly answers: Record<string, unknown> } | { readonly invalid: string }> {
+  let answers: Record<string, unknown> = {};
+  if (requestState !== undefined) {
+    if (typeof requestState !== 'string')
+      return { invalid: 'requestState must be the string the server sent' };
+    const verified = await states.verify(call, requestState);
+    if ('refused' in verified) return { invalid: `requestState refused: ${verified.refused}` };
+    answers = verified.answers;
+  }
+  if (inputResponses !== undefined) {
+    if (!isRecord(inputResponses))
+      return { invalid: 'inputResponses must be an object keyed by input request' };
+    answers = { ...answers, ...inputResponses };
+  }
+  return { answers };
 }
 
 function idOf(message: Record<string, unknown>): Id | null {

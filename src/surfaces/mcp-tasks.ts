@@ -2,6 +2,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { TaskPolicy } from '../manifest/prepared-tool.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 import { canonicalJson } from '../shared/run/canonical-text.js';
+import { isRecord } from '../shared/run/is-record.js';
+import { getOwn, setOwn } from '../shared/run/own-property.js';
 import { localExecutor } from '../tasks/local-executor.js';
 import { memoryTaskStore } from '../tasks/memory-store.js';
 import {
@@ -11,6 +13,7 @@ import {
   type TaskRecord,
   type TaskStore,
 } from '../tasks/store.js';
+import { INPUT_METHODS } from './mcp-context.js';
 import { errorResultOf, servingOf, toolResultOf } from './mcp-listing.js';
 import { isAnswerTo, modernContext, supportsMode } from './mcp-modern-context.js';
 
@@ -45,7 +48,11 @@ export interface TaskServingOptions {
 export type TaskCallOutcome =
   | { readonly task: Record<string, unknown> }
   | { readonly result: CallToolResult }
-  | { readonly unknownTool: string };
+  | { readonly unknownTool: string }
+  /** The policy's questions not answered yet, as the input requests to send before the task is made. */
+  | { readonly questions: Record<string, unknown> }
+  /** A capability the questions need and the client did not declare. */
+  | { readonly missing: string };
 
 export interface McpTasks {
   /** The tool's task policy, as its contract gave it; undefined for a tool never run as a task. */
@@ -56,6 +63,8 @@ export interface McpTasks {
     readonly args: unknown;
     readonly capabilities: Record<string, unknown>;
     readonly principal: string;
+    /** The answers the call carries (its retry of an input-required round), by key. */
+    readonly answers: Readonly<Record<string, unknown>>;
   }): Promise<TaskCallOutcome>;
   /** The task as `tasks/get` returns it, or undefined: no such task for this principal. */
   get(taskId: string, principal: string): Promise<Record<string, unknown> | undefined>;
@@ -157,13 +166,29 @@ export function mcpTasks(runtime: ToolRuntime, options: TaskServingOptions = {})
   return {
     policyOf: (tool) => policies.get(tool),
     principalOf: async (header) => principalOf(header),
-    async create({ name, args, capabilities, principal }) {
+    async create({ name, args, capabilities, principal, answers }) {
       const policy = policies.get(name) as TaskPolicy;
       const checked = await runtime.check(name, args, { era: 'modern', clientCapabilities: capabilities });
       if (!checked.ok) {
         const failure = errorResultOf(checked);
         return failure ? { result: failure } : { unknownTool: checked.error.message };
       }
+      // The policy's questions, asked before the task is made; their answers go in with it.
+      const asked = Object.entries(policy.questions ?? {});
+      const given: Record<string, unknown> = {};
+      const waiting: Record<string, unknown> = {};
+      for (const [key, question] of asked) {
+        const answer = getOwn(answers, key);
+        if (isAnswerTo(INPUT_METHODS.elicit.method, answer)) setOwn(given, key, answer);
+        else
+          setOwn(waiting, key, {
+            method: INPUT_METHODS.elicit.method,
+            params: { mode: 'form', ...question },
+          });
+      }
+      if (asked.length > 0 && !isRecord(capabilities[INPUT_METHODS.elicit.capability]))
+        return { missing: INPUT_METHODS.elicit.capability };
+      if (Object.keys(waiting).length > 0) return { questions: waiting };
       const repeat =
         policy.repeatWindowMs > 0
           ? {
@@ -180,6 +205,7 @@ export function mcpTasks(runtime: ToolRuntime, options: TaskServingOptions = {})
         ttlMs: policy.ttlMs,
         pollIntervalMs: policy.pollIntervalMs,
         rerunnable: runtime.list().find((tool) => tool.name === name)?.annotations?.idempotentHint === true,
+        ...(asked.length > 0 ? { inputResponses: given } : {}),
         ...(repeat ? { repeat } : {}),
       });
       if (created) {

@@ -101,8 +101,8 @@ export function memoryTaskStore(options: { now?: () => number } = {}): TaskStore
         ttlMs: newTask.ttlMs,
         pollIntervalMs: newTask.pollIntervalMs,
         inputRequests: Object.create(null),
-        inputResponses: Object.create(null),
-        issuedKeys: [],
+        inputResponses: Object.assign(Object.create(null), structuredClone(newTask.inputResponses ?? {})),
+        issuedKeys: Object.keys(newTask.inputResponses ?? {}),
         rerunnable: newTask.rerunnable,
         attempts: 0,
       };

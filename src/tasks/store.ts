@@ -65,6 +65,8 @@ export interface NewTask {
   readonly ttlMs: number | null;
   readonly pollIntervalMs: number;
   readonly rerunnable: boolean;
+  /** Answers the call had before the task was made (its questions, asked first), by key: asked and answered. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
   /**
    * A repeated call's key (a digest of principal, tool and arguments) and for how long it holds:
    * within the window, `create` returns the task the first call made instead of another.

@@ -64,8 +64,28 @@ describe('task policy', () => {
       { support: 'optional', repeatWindowMs: -1 },
       /task\.repeatWindowMs: must be a whole number of milliseconds, 0 or more/,
     ],
+    [{ support: 'required', questions: [] }, /task\.questions: must be an object of questions by key/],
+    [
+      { support: 'required', questions: { name: { message: '' } } },
+      /task\.questions\.name: must have a message/,
+    ],
+    [
+      { support: 'required', questions: { name: { message: 'Name?', requestedSchema: { type: 'string' } } } },
+      /task\.questions\.name: must have a requestedSchema of type "object"/,
+    ],
   ])('%j is refused by field', (task, message) => {
     expect(() => prepared(task)).toThrow(message);
+  });
+
+  test('the questions asked before the task are recorded by key, `__proto__` as any other', () => {
+    const form = { type: 'object', properties: { name: { type: 'string' } } } as const;
+    const questions = JSON.parse(
+      '{"user_name":{"message":"Your name?","requestedSchema":{"type":"object"}},"__proto__":{"message":"Why?","requestedSchema":{"type":"object"}}}',
+    );
+    const task = prepared({ support: 'required', questions }).task;
+    expect(Object.keys(task?.questions ?? {})).toEqual(['user_name', '__proto__']);
+    const one = { user_name: { message: 'Your name?', requestedSchema: form } };
+    expect(prepared({ support: 'optional', questions: one }).task?.questions).toEqual(one);
   });
 
   test('a destructive tool that must run as a task needs a repeat window or idempotence', () => {

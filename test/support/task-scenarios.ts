@@ -256,6 +256,46 @@ export function taskScenarios(deployment: () => TaskDeployment): void {
     });
   });
 
+  test("the policy's questions are asked before the task is made, and the task has their answers", async () => {
+    const { url } = deployment();
+    const round1 = await post(url, 'tools/call', { name: 'greet_later', arguments: { waitMs: 0 } });
+    expect(round1.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: {
+        user_name: { method: 'elicitation/create', params: { mode: 'form', message: 'What is your name?' } },
+      },
+    });
+    expect(round1.result).not.toHaveProperty('taskId');
+    const { requestState } = round1.result as { requestState: string };
+    const noElicitation = await post(
+      url,
+      'tools/call',
+      { name: 'greet_later', arguments: { waitMs: 0 } },
+      { capabilities: { extensions: { [TASKS]: {} } } },
+    );
+    expect(noElicitation.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
+    const round2 = await post(url, 'tools/call', {
+      name: 'greet_later',
+      arguments: { waitMs: 0 },
+      inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } },
+      requestState,
+    });
+    expect(round2.result).toMatchObject({ resultType: 'task', status: 'working' });
+    expect(round2.result).not.toHaveProperty('requestState');
+    expect(round2.result).not.toHaveProperty('inputRequests');
+    const { task: done } = await pollUntil(url, taskIdOf(round2.result as Record<string, unknown>), [
+      'completed',
+      'failed',
+    ]);
+    expect(done).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'Hello, Alice!' }] },
+    });
+  });
+
   test('a task is kept for its TTL only', async () => {
     const { url } = deployment();
     const task = await startTask(url, 'short_lived', { waitMs: 10_000 });

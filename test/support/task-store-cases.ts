@@ -120,6 +120,21 @@ export function describeTaskStore(name: string, factory: TaskStoreFactory): void
         expect(await found(task.taskId)).toMatchObject({ ttlMs: null, rerunnable: true });
       });
 
+      test('answers given before the task was made are kept, and their keys count as asked', async () => {
+        const answer = { action: 'accept', content: { name: 'Alice' } };
+        const { task } = await store.create(newTask({ inputResponses: { user_name: answer } }));
+        expect(await found(task.taskId)).toMatchObject({
+          status: 'working',
+          inputResponses: { user_name: answer },
+          issuedKeys: ['user_name'],
+        });
+        const runner = crypto.randomUUID();
+        await store.claim(task.taskId, runner);
+        expect(await store.ask(task.taskId, runner, { user_name: QUESTION })).toBe(false);
+        expect(await store.ask(task.taskId, runner, { 'input-1': QUESTION })).toBe(true);
+        expect(await found(task.taskId)).toMatchObject({ issuedKeys: ['user_name', 'input-1'] });
+      });
+
       test('creating an id again (a create retried) returns the task first made', async () => {
         const input = newTask();
         const first = await store.create(input);

@@ -252,7 +252,7 @@ function taskSession(client: Client, asked: unknown[] = []) {
 }
 
 describe.skipIf(!available)('the official SDK v2 client through nginx', () => {
-  test('negotiates 2026-07-28, lists the six tools and calls ping', async () => {
+  test('negotiates 2026-07-28, lists the seven tools and calls ping', async () => {
     const client = await sdkClient();
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe(VERSION);
@@ -262,6 +262,7 @@ describe.skipIf(!available)('the official SDK v2 client through nginx', () => {
         'build_report',
         'check_health',
         'deploy_release',
+        'greet_later',
         'look_up',
         'ping',
         'short_lived',

@@ -51,6 +51,11 @@ export function redisTaskStore(connection: RedisConnection, options: { prefix?: 
       task.rerunnable ? '1' : '0',
     ];
     if (task.ttlMs !== null) fields.push('ttlMs', task.ttlMs);
+    // Answers given before the task was made: their keys count as asked, in their order.
+    const answered = Object.entries(task.inputResponses ?? {});
+    for (const [index, [key, response]] of answered.entries())
+      fields.push(`${ISSUED}${key}`, index + 1, `${RESPONSE}${key}`, JSON.stringify(response));
+    if (answered.length > 0) fields.push('issuedCount', answered.length);
     const reply = await transition(CREATE_TASK, task.taskId, [task.ttlMs ?? '', ...fields]);
     const [created, record] = Array.isArray(reply) ? reply : [];
     return { task: existing(recordOf(record), task.taskId), created: created === 1 };
