@@ -170,10 +170,14 @@ function compileWalk(plan: Plan, steps: Steps): Compiled {
   ): Compiled['structure'] => {
     const compiled = variants.map(({ tags, node }) => ({ tags, structure: compile(node).structure }));
     if (!compiled.some((variant) => variant.structure)) return undefined;
+    // Each tag's variant, looked up once per call rather than searched.
+    const byTag = new Map<unknown, (typeof compiled)[number]>();
+    for (const variant of compiled)
+      for (const value of variant.tags) if (!byTag.has(value)) byTag.set(value, variant);
     return (record, walk) => {
       if (Array.isArray(record)) return record;
       const value = (record as Record<string, unknown>)[tag];
-      let variant = compiled.find((candidate) => candidate.tags.includes(value));
+      let variant = byTag.get(value);
       if (!variant && steps.caseFold && typeof value === 'string') {
         const matching = compiled.filter((candidate) =>
           candidate.tags.some((other) => typeof other === 'string' && sameIgnoringCase(other, value)),
@@ -223,21 +227,24 @@ function compileWalk(plan: Plan, steps: Steps): Compiled {
       let record = value as Record<string, unknown>;
       if (nullAbsent || beyond) record = withoutAbsentNulls(record, nullAbsent, beyond);
       // The caller's object is copied once, on the first repair; a copy of ours is repaired in place.
+      // One loop over the declared fields, then the other keys, with no closure made per call.
       let result = record;
       let owned = record !== value;
-      const repair = (node: Compiled | undefined, key: string) => {
+      const others = rest ? Object.keys(record).filter((key) => !declared.has(key)) : undefined;
+      const count = keys.length + (others?.length ?? 0);
+      for (let index = 0; index < count; index++) {
+        const declaredField = index < keys.length;
+        const key = (declaredField ? keys[index] : (others as string[])[index - keys.length]) as string;
         const field = record[key];
-        const repaired = visitChild(node, field, key, walk);
+        const repaired = visitChild(declaredField ? fields[index] : rest, field, key, walk);
         // An inherited value is walked as Zod will read it, but only an own one is replaced.
-        if (repaired === field || !Object.hasOwn(record, key)) return;
+        if (repaired === field || !Object.hasOwn(record, key)) continue;
         if (!owned) {
           result = { ...record };
           owned = true;
         }
         setOwn(result, key, repaired);
-      };
-      for (let index = 0; index < keys.length; index++) repair(fields[index], keys[index] as string);
-      if (rest) for (const key of Object.keys(record)) if (!declared.has(key)) repair(rest, key);
+      }
       return result;
     };
   };

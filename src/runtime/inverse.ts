@@ -40,5 +40,6 @@ export function caseFolder(members: readonly string[]): (text: string) => string
     const lower = member.toLowerCase();
     byLowerCase.set(lower, byLowerCase.has(lower) ? undefined : member);
   }
-  return (text) => (members.includes(text) ? text : (byLowerCase.get(text.toLowerCase()) ?? text));
+  const exact = new Set(members);
+  return (text) => (exact.has(text) ? text : (byLowerCase.get(text.toLowerCase()) ?? text));
 }
