@@ -6,7 +6,7 @@ import {
   type GeneratorContextOptions,
   type RunOutcome,
 } from '../generate/context.js';
-import { describeExplanation, describeOutcome } from '../generate/outcome.js';
+import { describeExplanation, describeOutcome, profileChoicePhrases } from '../generate/outcome.js';
 import { baselineOf, surfaceReportPage } from '../generate/report.js';
 import type { ManifestTool } from '../manifest/manifest.js';
 import { describePlan } from '../manifest/plan-text.js';
@@ -89,6 +89,7 @@ export async function runInspect(
     out(`${'total'.padEnd(28)} ${String(manifest.totals.tokens).padStart(6)} tokens  ${tools.length} tools`);
     for (const [profile, size] of Object.entries(manifest.totals.profiles ?? {}))
       out(`${`  as ${profile}`.padEnd(28)} ${String(size.tokens).padStart(6)} tokens`);
+    for (const phrase of profileChoicePhrases(tools)) out(`  ${phrase}`);
     return 0;
   }
   for (const line of describeTool(tools[0] as ManifestTool, context.output)) out(line);
@@ -116,9 +117,14 @@ function describeTool(tool: ManifestTool, { paint }: Output): string[] {
   };
   walk(tool.inputSchema.mcp);
   for (const [profile, document] of Object.entries(tool.profiles ?? {})) {
-    lines.push('', `  as ${profile}`);
+    const fallback = document.fallback
+      ? paint.yellow(` → sent as ${document.fallback}, not strict: ${document.reason}`)
+      : '';
+    lines.push('', `  as ${profile}${fallback}`);
     walk(document.inputSchema);
   }
+  for (const [profile, reason] of Object.entries(tool.excludedFrom ?? {}))
+    lines.push('', `  as ${profile}${paint.yellow(` → left out: ${reason}`)}`);
   lines.push('', '  plan', ...describePlan(tool.plan).map((line) => `    ${line}`));
   return lines;
 }

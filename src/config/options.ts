@@ -20,6 +20,37 @@ function describeValue(value: unknown): string {
   return value === null ? 'null' : typeof value;
 }
 
+/** A tool's name, or a pattern of names (`*` any characters, `?` one), to what the profile does with it. */
+const toolChoices = <Choice extends z.ZodType>(choice: Choice) =>
+  z.record(z.string().min(1), choice).default({} as Record<string, z.output<Choice>>);
+
+/**
+ * What a profile with a fallback does with its tools (docs/guide/profiles.md): `tools` leaves a
+ * tool out (`'exclude'`) or sends it as the fallback (`'fallback'`); `fallback: 'auto'` sends every
+ * tool the profile cannot express as the fallback, with a warning, where `'declared'` (the
+ * default) makes that an error unless the contract or `tools` declares it.
+ */
+const fallbackProfileOptions = z.strictObject({
+  fallback: z.enum(['declared', 'auto']).default('declared'),
+  tools: toolChoices(z.enum(['exclude', 'fallback'])),
+});
+
+/**
+ * Anthropic strict tool use's per-request budget: `budget: 'check'` (the default) warns when a
+ * request (all tools, or each of `requests`) would exceed `ANTHROPIC_STRICT_LIMITS`; `'plan'`
+ * keeps strict the tools that fit, in `order` (names or patterns, then the most constrained
+ * first), and sends the rest as `anthropic`.
+ */
+const anthropicStrictOptions = fallbackProfileOptions.extend({
+  budget: z.enum(['check', 'plan']).default('check'),
+  order: z.array(z.string().min(1)).default([]),
+  /** The tool sets one request carries, by name (names or patterns). Default: one request with every tool. */
+  requests: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
+});
+
+/** What a profile without a fallback does with its tools: `tools` may leave one out. */
+const plainProfileOptions = z.strictObject({ tools: toolChoices(z.literal('exclude')) });
+
 /**
  * Every option of the generator, defined once: the config file and inline options (a plugin's) are
  * merged and then parsed here, so each has one default and one check. Documented in
@@ -67,6 +98,16 @@ const optionsObject = z.strictObject({
     .array(z.enum(PROFILE_NAMES))
     .refine((names) => new Set(names).size === names.length, { message: 'names a profile twice' })
     .default([]),
+  /** Per profile, which tools it leaves out or sends as its fallback, and (anthropic-strict) its budget. */
+  profileOptions: z
+    .strictObject({
+      'openai-strict': fallbackProfileOptions.optional(),
+      anthropic: plainProfileOptions.optional(),
+      'anthropic-strict': anthropicStrictOptions.optional(),
+      gemini: plainProfileOptions.optional(),
+      'gemini-openapi': fallbackProfileOptions.optional(),
+    })
+    .default({}),
   /**
    * The repairs beyond the seeds' rule, each on by default (docs/guide/coercion.md): `false` turns
    * one off for every tool. A profile's calls still run the inverse steps it needs.
@@ -96,10 +137,23 @@ const optionsObject = z.strictObject({
 });
 
 /** The options with the checks that span several of them. */
-export const toolprepOptionsSchema = optionsObject.refine(
-  (options) => path.normalize(options.manifest) !== path.normalize(options.module),
-  { path: ['module'], message: 'must not be the same file as `manifest`' },
-);
+export const toolprepOptionsSchema = optionsObject
+  .refine((options) => path.normalize(options.manifest) !== path.normalize(options.module), {
+    path: ['module'],
+    message: 'must not be the same file as `manifest`',
+  })
+  .superRefine(profileOptionsChosen);
+
+/** Options for a profile that `profiles` does not choose would do nothing: say so. */
+function profileOptionsChosen(options: z.output<typeof optionsObject>, context: z.RefinementCtx): void {
+  for (const profile of Object.keys(options.profileOptions))
+    if (!(options.profiles as readonly string[]).includes(profile))
+      context.addIssue({
+        code: 'custom',
+        path: ['profileOptions', profile],
+        message: `is for a profile that profiles does not choose (${options.profiles.join(', ') || 'none'})`,
+      });
+}
 
 export type ToolprepConfig = z.input<typeof toolprepOptionsSchema>;
 export type ResolvedToolprepConfig = z.output<typeof toolprepOptionsSchema>;
@@ -110,6 +164,7 @@ export const prepareOptionsSchema = optionsObject.pick({
   names: true,
   unrepresentable: true,
   profiles: true,
+  profileOptions: true,
   repairs: true,
   extend: true,
 });

@@ -13,6 +13,8 @@ export function defineTool<
   const contract: ToolDefinition<Input, Params, Output> = { ...definition };
   if (definition.annotations) contract.annotations = Object.freeze({ ...definition.annotations });
   if (definition.meta) contract.meta = Object.freeze({ ...definition.meta });
+  if (typeof definition.profiles === 'object' && definition.profiles !== null)
+    contract.profiles = Object.freeze({ ...definition.profiles });
   if (typeof definition.task === 'object' && definition.task !== null)
     contract.task = Object.freeze({ ...definition.task });
   // Not enumerable, so that the brand stays out of keys, spreads and JSON.

@@ -54,6 +54,21 @@ export interface TaskOptions {
   questions?: Record<string, TaskQuestion>;
 }
 
+/**
+ * Per provider profile, what the tool does under it (docs/guide/profiles.md): `'exclude'` leaves it
+ * out of that profile's tools; `'fallback'` sends it as the profile's fallback (`openai-strict` as
+ * OpenAI non-strict, `anthropic-strict` as `anthropic`, `gemini-openapi` as `gemini`). The config's
+ * `profileOptions` may say the same, and wins where both do. The profile names are spelled out
+ * here because contracts import nothing of toolprep's build.
+ */
+export interface ToolProfileChoices {
+  'openai-strict'?: 'exclude' | 'fallback';
+  anthropic?: 'exclude';
+  'anthropic-strict'?: 'exclude' | 'fallback';
+  gemini?: 'exclude';
+  'gemini-openapi'?: 'exclude' | 'fallback';
+}
+
 /** What a tool file passes to `defineTool`. Schemas come from a library toolprep reads (`zod`, `zod/mini`). */
 export interface ToolDefinition<
   Input extends ContractSchema | undefined = ContractSchema | undefined,
@@ -82,6 +97,8 @@ export interface ToolDefinition<
   headers?: Record<string, string>;
   /** Whether (and how) the tool runs as an MCP task: `'optional'`, `'required'`, or the options. */
   task?: TaskSupport | TaskOptions;
+  /** Per provider profile, whether the tool is left out of it or sent as its fallback. */
+  profiles?: ToolProfileChoices;
 }
 
 /**

@@ -37,6 +37,7 @@ const TOOL_KEY_ORDER = [
   'inputSchema',
   'params',
   'profiles',
+  'excludedFrom',
   'outputSchema',
   'plan',
   'size',

@@ -149,7 +149,10 @@ function toolSection(tool: ManifestTool, findings: readonly ReportFinding[]): st
 <p class="meta"><code>${html(tool.source)}</code> · ${sizes.map(html).join(' · ')}</p>
 <h3>As a model sees it</h3>
 ${fieldsTable(tool.inputSchema.mcp)}
-${profiles.map(([profile, document]) => `<details><summary>as ${html(profile)}</summary>${fieldsTable(document.inputSchema)}</details>`).join('\n')}
+${profiles.map(([profile, document]) => `<details><summary>as ${html(profile)}${document.fallback ? ` <span class="fallback">sent as ${html(document.fallback)}, not strict: ${html(document.reason ?? '')}</span>` : ''}</summary>${fieldsTable(document.inputSchema)}</details>`).join('\n')}
+${Object.entries(tool.excludedFrom ?? {})
+  .map(([profile, reason]) => `<p class="excluded">Left out of ${html(profile)}: ${html(reason)}</p>`)
+  .join('\n')}
 <h3>The plan</h3>
 ${plan.length > 0 ? `<ul class="plan">${plan.map((line) => `<li>${html(line)}</li>`).join('')}</ul>` : '<p>Nothing to repair: the arguments go to the parser as they are.</p>'}
 ${findings.length > 0 ? `<h3>Hidden constraints</h3><ul class="findings">${findings.map((finding) => `<li><code>${html(finding.field)}</code>: ${findingText(finding)}</li>`).join('')}</ul>` : ''}
@@ -172,6 +175,7 @@ setInterval(async () => {
 const STYLE = `
 body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:72em;padding:1em 2em;color:#222}
 h1{margin-bottom:0}h2{border-bottom:1px solid #ddd;padding-bottom:.2em}
+.fallback,.excluded{color:#8a4b00}
 code,pre{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f6f6f6;padding:.8em;overflow:auto}
 table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:left;vertical-align:top}
 .bars{width:100%}.bars td:first-child{width:16em}.bar span{display:block;height:.9em;background:#4a7bd0;min-width:1px}

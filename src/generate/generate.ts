@@ -20,8 +20,8 @@ import {
   contractAt,
   duplicateNames,
   type FoundTool,
+  planStrictRequests,
   prepareFile,
-  strictRequestWarnings,
 } from './prepare-files.js';
 import { type Project, type ProjectOptions, resolveProject } from './project.js';
 import { cacheFor, createGeneratorState, endGeneration, type GeneratorState } from './state.js';
@@ -160,7 +160,9 @@ export async function generateProject(
   }
   await cache?.save();
   problems.push(...duplicateNames(found));
-  warnings.push(...strictRequestWarnings(found));
+  const planned = planStrictRequests(found, config);
+  found.splice(0, found.length, ...planned.tools);
+  warnings.push(...planned.warnings);
   if (config.budget) problems.push(...budgetOverruns(found, config.budget));
   if (problems.length === 0 && found.length === 0 && !config.allowEmpty)
     problems.push({

@@ -1,3 +1,5 @@
+import type { PreparedTool } from '../manifest/prepared-tool.js';
+import { PROFILE_NAMES } from '../manifest/profiles.js';
 import { plural } from '../shared/build/plural.js';
 import { formatProblem } from '../shared/build/problems.js';
 import type { RunOutcome } from './context.js';
@@ -47,7 +49,35 @@ export function describeOutcome(outcome: RunOutcome, { reason, watching }: Descr
     hidden.constraints > 0
       ? `; ${plural(hidden.constraints, 'hidden constraint')} in ${plural(hidden.tools, 'tool')}: toolprep check --explain shows them`
       : '';
-  return { summary: `[toolprep] ${reason}: ${found}; ${result}${explain}`, warnings, problems: [] };
+  const profiles = profileChoicePhrases(generation.manifest?.tools ?? [])
+    .map((phrase) => `; ${phrase}`)
+    .join('');
+  return {
+    summary: `[toolprep] ${reason}: ${found}; ${result}${profiles}${explain}`,
+    warnings,
+    problems: [],
+  };
+}
+
+/**
+ * The tools that a profile sends as its fallback or leaves out, counted by profile, a phrase
+ * each: `2 tools fall back from openai-strict: a, b`, `1 tool left out of gemini: c`. Never silent.
+ */
+export function profileChoicePhrases(tools: readonly PreparedTool[]): string[] {
+  const phrases: string[] = [];
+  for (const profile of PROFILE_NAMES) {
+    const fallen = tools.filter((tool) => tool.profiles?.[profile]?.fallback).map((tool) => tool.name);
+    const excluded = tools
+      .filter((tool) => tool.excludedFrom?.[profile] !== undefined)
+      .map((tool) => tool.name);
+    if (fallen.length > 0)
+      phrases.push(
+        `${plural(fallen.length, 'tool')} ${fallen.length === 1 ? 'falls' : 'fall'} back from ${profile}: ${fallen.join(', ')}`,
+      );
+    if (excluded.length > 0)
+      phrases.push(`${plural(excluded.length, 'tool')} left out of ${profile}: ${excluded.join(', ')}`);
+  }
+  return phrases;
 }
 
 /** An explanation in words: the command's lines, the same wherever it is shown. */

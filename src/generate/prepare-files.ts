@@ -4,8 +4,8 @@ import { isToolContract } from '../contract/define-tool.js';
 import type { ContractRef } from '../discover/find-contracts.js';
 import { type EmittableTool, toolSize } from '../emit/manifest.js';
 import type { LoadedModule } from '../load/load-modules.js';
-import { anthropicStrictOverruns } from '../manifest/profiles.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
+import { budgetStrictRequests } from '../prepare/profiles/request-budget.js';
 import { exportPath } from '../shared/build/export-path.js';
 import { type Problem, placed, ToolprepError } from '../shared/build/problems.js';
 
@@ -178,23 +178,26 @@ export function duplicateNames(tools: readonly FoundTool[]): Problem[] {
 }
 
 /**
- * Anthropic strict tool use limits each request, summed over its strict tools: a set that a
- * request cannot send whole is a warning (a server may send a few tools per request).
+ * Anthropic strict tool use limits each request, summed over its strict tools: a request over them
+ * is a warning (a server may send a few tools per request), or, with `budget: 'plan'`, the tools
+ * that do not fit are sent as `anthropic` (their documents and sizes made anew) and a warning says
+ * which.
  */
-export function strictRequestWarnings(tools: readonly FoundTool[]): Problem[] {
-  const strict = tools.flatMap(({ prepared }) => {
-    const budget = prepared.profiles?.['anthropic-strict']?.strictBudget;
-    return budget ? [{ name: prepared.name, strictBudget: budget }] : [];
-  });
-  return anthropicStrictOverruns(strict).map(
-    (overrun): Problem => ({
-      severity: 'warning',
-      code: 'profile-limit',
-      profile: 'anthropic-strict',
-      message: `one request with all ${strict.length} tools would send ${overrun}`,
-      hint: 'send fewer tools per request (the tools option of anthropicTools), or make parameters required',
-    }),
+export function planStrictRequests(
+  tools: readonly FoundTool[],
+  config: ResolvedToolprepConfig,
+): { tools: FoundTool[]; warnings: Problem[] } {
+  const planned = budgetStrictRequests(
+    tools.map((tool) => tool.prepared),
+    config,
   );
+  return {
+    tools: tools.map((tool, index) => {
+      const prepared = planned.tools[index] ?? tool.prepared;
+      return prepared === tool.prepared ? tool : { ...tool, prepared, size: toolSize(prepared) };
+    }),
+    warnings: planned.warnings,
+  };
 }
 
 /** The config's token budget: each tool over its share, and the set over its total, by name. */

@@ -38,8 +38,16 @@ export interface PreparedTool {
   readonly inputSchema: PresentationDocuments;
   /** The argument keys its params schema takes (split from the input's before each parses). */
   readonly params?: readonly string[];
-  /** The input as each profile the config chose presents it to its provider. */
+  /**
+   * The input as each profile the config chose presents it to its provider: the profile's document,
+   * or its fallback's (`fallback`, `reason`). A profile the tool is left out of is not here.
+   */
   readonly profiles?: { readonly [Profile in ProfileName]?: ProfileDocument };
+  /**
+   * The profiles the tool is left out of, each with where that was declared: no surface of that
+   * profile offers it, and a call through it is refused.
+   */
+  readonly excludedFrom?: { readonly [Profile in ProfileName]?: string };
   readonly outputSchema?: JsonSchema;
   readonly annotations?: ToolAnnotations;
   readonly meta?: { readonly [key: string]: unknown };

@@ -2,9 +2,12 @@ import { builderOf } from '../adapters/builders.js';
 import { parseOptions, prepareOptionsSchema } from '../config/options.js';
 import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { PreparedToolSet } from '../manifest/tool-set.js';
+import { formatProblem, type Problem } from '../shared/build/problems.js';
 import { prepareExtension } from './extension.js';
 import { type PrepareToolOptions, prepareTool } from './prepare-tool.js';
+import { budgetStrictRequests } from './profiles/request-budget.js';
 
 /**
  * What the generated module's `tools` gives, made in this process from contracts at hand (by export
@@ -15,11 +18,22 @@ export function prepareToolSet(
   contracts: Readonly<Record<string, ToolContract>>,
   options: Omit<PrepareToolOptions, 'exportName' | 'description'> = {},
 ): PreparedToolSet {
-  const { warn: _warn, ...settings } = options;
-  const { extend } = parseOptions(prepareOptionsSchema, settings, 'prepareToolSet options');
-  const prepared = Object.entries(contracts).map(([exportName, contract]) => ({
+  const { warn = (problem: Problem) => console.warn(formatProblem(problem)), ...settings } = options;
+  const resolved = parseOptions(prepareOptionsSchema, settings, 'prepareToolSet options');
+  const { extend } = resolved;
+  const each = Object.entries(contracts).map(([exportName, contract]) => ({
     contract,
     tool: prepareTool(contract, { ...options, exportName }),
+  }));
+  // Anthropic's per-request budget is the set's: checked, or planned, over every tool.
+  const budgeted = budgetStrictRequests(
+    each.map(({ tool }) => tool),
+    resolved,
+  );
+  for (const warning of budgeted.warnings) warn(warning);
+  const prepared = each.map(({ contract }, index) => ({
+    contract,
+    tool: budgeted.tools[index] as PreparedTool,
   }));
   const extension = prepareExtension(extend);
   // The run-time adapters of every library the contracts and the extension keys are written with.

@@ -16,6 +16,7 @@ import { flattenUnions, mergeRootUnion } from './flatten.js';
 import { annotateHeaders, collectHeaders } from './mcp-headers.js';
 import { declaredKeys, mergeParamsIntoInput } from './merge-params.js';
 import { presentSchema } from './present.js';
+import { declaredChoicesOf } from './profiles/choices.js';
 import { prepareProfiles } from './profiles/index.js';
 import { taskPolicyOf } from './task-policy.js';
 
@@ -130,9 +131,10 @@ export function prepareTool(
   const task = taskPolicyOf(tool, contractFields.task, contractFields.annotations, problems);
   const inputSchema = { mcp, agent: presentInput(DIALECTS.agent) };
   const paramsKeys = params?.builder.runtime.keysOf(params.schema);
+  const declared = declaredChoicesOf(tool, contractFields.profiles, settings, problems);
   const profiles =
     problems.length > 0
-      ? undefined
+      ? {}
       : prepareProfiles(
           settings.profiles,
           {
@@ -143,6 +145,11 @@ export function prepareTool(
               extend && settings.extend?.advertise !== false
                 ? extend.builder.runtime.keysOf(extend.schema)
                 : [],
+            declared,
+            autoFallback: settings.profiles.filter((profile) => {
+              const options = settings.profileOptions[profile];
+              return options !== undefined && 'fallback' in options && options.fallback === 'auto';
+            }),
           },
           problems,
           warn,
@@ -162,7 +169,8 @@ export function prepareTool(
     libraries: [...new Set(libraries)].sort(),
     inputSchema,
     ...optional('params', paramsKeys),
-    ...optional('profiles', profiles),
+    ...optional('profiles', profiles.documents),
+    ...optional('excludedFrom', profiles.excludedFrom),
     ...optional('outputSchema', output && presentOutput(tool, output, warn)),
     ...optional('annotations', contractFields.annotations),
     ...optional('meta', contractFields.meta),

@@ -4,7 +4,7 @@ import { asToolContent, isToolContent } from '../contract/results.js';
 import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';
+import { INVERSE_STEPS, type InverseStep, type ProfileName } from '../manifest/profiles.js';
 import type {
   PreparedHandshake,
   PreparedToolSet,
@@ -240,7 +240,7 @@ export function createToolRuntime<ExtensionValues>(
 
       let repaired: unknown;
       try {
-        const inverse = profile === undefined ? undefined : INVERSE_STEPS[profile];
+        const inverse = profile === undefined ? undefined : inverseStepsOf(tool, profile);
         checkDepth(args, maxDepth);
         repaired = applyPlan(tool.plan, args, { maxDepth, acceptsAt, inverse });
       } catch (cause) {
@@ -347,6 +347,16 @@ function checkDepth(args: unknown, maxDepth: number): void {
     for (const [key, item] of entries)
       if (typeof item === 'object' && item !== null) pending.push({ value: item, path: [...path, key] });
   }
+}
+
+/**
+ * The inverse steps of a call through `profile`: those of the profile the tool is actually sent
+ * with, where it falls back (OpenAI's non-strict calling needs none beyond the plan's repairs).
+ */
+function inverseStepsOf(tool: PreparedTool, profile: ProfileName): readonly InverseStep[] {
+  const fallback = tool.profiles?.[profile]?.fallback;
+  if (fallback === undefined) return INVERSE_STEPS[profile];
+  return fallback === 'openai' ? [] : INVERSE_STEPS[fallback];
 }
 
 /** The JSON-RPC error a handler threw, when what it threw is one. */

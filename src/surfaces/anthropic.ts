@@ -14,7 +14,10 @@ export interface AnthropicTool {
   readonly name: string;
   readonly description: string;
   readonly input_schema: AnthropicInputSchema;
-  /** Set with the `anthropic-strict` profile: grammar-constrained tool inputs. */
+  /**
+   * Set with the `anthropic-strict` profile: grammar-constrained tool inputs. Absent, under it, for
+   * a tool that falls back to `anthropic`.
+   */
   readonly strict?: true;
 }
 
@@ -35,9 +38,10 @@ export interface AnthropicToolsChoice extends AnthropicToolsOptions {
 const profileOf = (strict: boolean | undefined) => (strict ? 'anthropic-strict' : 'anthropic');
 
 /**
- * The tools for Anthropic's Messages API, each with its profile's document. Strict tools that one
- * request cannot send together (`ANTHROPIC_STRICT_LIMITS`) are refused here, naming what they
- * spend, rather than by the API.
+ * The tools for Anthropic's Messages API, each with its profile's document; under strict, a tool
+ * that falls back (declared, or by the build's budget plan) is sent as `anthropic`, without
+ * `strict`. Strict tools that one request cannot send together (`ANTHROPIC_STRICT_LIMITS`) are
+ * refused here, naming what they spend, rather than by the API.
  */
 export function anthropicTools(
   runtime: ToolRuntime,
@@ -46,21 +50,27 @@ export function anthropicTools(
   const chosen = profileTools(runtime, profileOf(strict), names);
   if (strict) {
     const overruns = anthropicStrictOverruns(
-      chosen.map(({ tool }) => ({
-        name: tool.name,
-        strictBudget: tool.profiles?.['anthropic-strict']?.strictBudget ?? { optional: 0, unions: 0 },
-      })),
+      chosen.flatMap(({ tool, fallback }) =>
+        fallback
+          ? []
+          : [
+              {
+                name: tool.name,
+                strictBudget: tool.profiles?.['anthropic-strict']?.strictBudget ?? { optional: 0, unions: 0 },
+              },
+            ],
+      ),
     );
     if (overruns.length > 0)
       throw new Error(
         `[toolprep] one strict request cannot send these tools: ${overruns.join('; ')}. Choose fewer with the tools option`,
       );
   }
-  return chosen.map(({ tool, parameters }) => ({
+  return chosen.map(({ tool, parameters, fallback }) => ({
     name: tool.name,
     description: tool.description,
     input_schema: parameters as AnthropicInputSchema,
-    ...(strict ? { strict: true as const } : {}),
+    ...(strict && fallback === undefined ? { strict: true as const } : {}),
   }));
 }
 

@@ -15,16 +15,20 @@ export interface GeminiToolsOptions {
 
 const profileOf = (openapi: boolean | undefined) => (openapi ? 'gemini-openapi' : 'gemini');
 
-/** The tool for Gemini's `generateContent`: one entry of `config.tools`, every function declared. */
+/**
+ * The tool for Gemini's `generateContent`: one entry of `config.tools`, every function declared
+ * (but those left out of the profile). A tool that falls back from `gemini-openapi` is declared
+ * with its `gemini` document as `parametersJsonSchema`: a declaration takes either field.
+ */
 export function geminiTools(
   runtime: ToolRuntime,
   { openapi }: GeminiToolsOptions = {},
 ): { functionDeclarations: GeminiFunctionDeclaration[] } {
   return {
-    functionDeclarations: profileTools(runtime, profileOf(openapi)).map(({ tool, parameters }) => ({
+    functionDeclarations: profileTools(runtime, profileOf(openapi)).map(({ tool, parameters, fallback }) => ({
       name: tool.name,
       description: tool.description,
-      ...(openapi ? { parameters } : { parametersJsonSchema: parameters }),
+      ...(openapi && fallback === undefined ? { parameters } : { parametersJsonSchema: parameters }),
     })),
   };
 }

@@ -9,18 +9,19 @@ export interface AgentsToolsOptions {
 
 /**
  * The tools for an `@openai/agents` Agent: each a function tool with its `openai-strict` document,
- * `strict: true`, run through the runner with that profile's inverse steps. A failed call's
- * message is what the model reads.
+ * `strict: true` (`false`, with its MCP document, where it falls back), run through the runner
+ * with the inverse steps of the profile it was sent with. A failed call's message is what the
+ * model reads.
  */
 export function agentsTools(runtime: ToolRuntime, options: AgentsToolsOptions = {}): FunctionTool[] {
   return profileTools(runtime, 'openai-strict').map(
-    ({ tool: prepared, parameters }) =>
+    ({ tool: prepared, parameters, fallback }) =>
       tool({
         name: prepared.name,
         description: prepared.description,
         parameters: parameters as never,
-        strict: true,
-        execute: async (input, runContext) => {
+        strict: fallback === undefined,
+        execute: async (input: unknown, runContext: unknown) => {
           const reply = await callThroughProfile(
             runtime,
             prepared.name,

@@ -9,7 +9,8 @@ export interface ChatCompletionsTool {
     readonly name: string;
     readonly description: string;
     readonly parameters: JsonSchema;
-    readonly strict: true;
+    /** `false` for a tool that falls back from `openai-strict` (its MCP document). */
+    readonly strict: boolean;
   };
 }
 
@@ -19,29 +20,32 @@ export interface ResponsesTool {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
-  readonly strict: true;
+  /** `false` for a tool that falls back from `openai-strict` (its MCP document). */
+  readonly strict: boolean;
 }
 
 /**
  * The tools for OpenAI's Chat Completions, each with its `openai-strict` document and `strict: true`
  * set explicitly (without it, Chat Completions is not strict and Responses rewrites the schema
- * itself). The tools must be prepared with the `openai-strict` profile.
+ * itself). A tool that falls back is sent with its MCP document (its root union merged) and
+ * `strict: false`, explicitly too, so that Responses leaves it as it is; a tool left out of the
+ * profile is not sent. The tools must be prepared with the `openai-strict` profile.
  */
 export function openaiChatTools(runtime: ToolRuntime): ChatCompletionsTool[] {
-  return profileTools(runtime, 'openai-strict').map(({ tool, parameters }) => ({
+  return profileTools(runtime, 'openai-strict').map(({ tool, parameters, fallback }) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters, strict: true },
+    function: { name: tool.name, description: tool.description, parameters, strict: fallback === undefined },
   }));
 }
 
 /** The tools for OpenAI's Responses API, as `openaiChatTools` makes them for Chat Completions. */
 export function openaiResponsesTools(runtime: ToolRuntime): ResponsesTool[] {
-  return profileTools(runtime, 'openai-strict').map(({ tool, parameters }) => ({
+  return profileTools(runtime, 'openai-strict').map(({ tool, parameters, fallback }) => ({
     type: 'function',
     name: tool.name,
     description: tool.description,
     parameters,
-    strict: true,
+    strict: fallback === undefined,
   }));
 }
 

@@ -1,19 +1,27 @@
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import type { ProfileName } from '../manifest/profiles.js';
+import type { FallbackProfile, ProfileName } from '../manifest/profiles.js';
 import type { CallResult, ToolRuntime } from '../runtime/runner.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 
+/** A tool as one profile's surface sends it. */
+export interface ProfileTool {
+  readonly tool: PreparedTool;
+  readonly parameters: JsonSchema;
+  /** Where the tool falls back from the profile: sent as that one's (not strict). */
+  readonly fallback?: FallbackProfile;
+}
+
 /**
  * What the provider surfaces share: each prepared tool's document for one profile (a tool prepared
- * without it is refused, by name, when the tools are made), and a call through the runner with
- * that profile's inverse steps, its result as the text a model reads. With `names`, those tools
- * only, in that order.
+ * without it is refused, by name, when the tools are made; a tool left out of it is not sent), and
+ * a call through the runner with that profile's inverse steps, its result as the text a model
+ * reads. With `names`, those tools only, in that order.
  */
 export function profileTools(
   runtime: ToolRuntime,
   profile: ProfileName,
   names?: readonly string[],
-): { readonly tool: PreparedTool; readonly parameters: JsonSchema }[] {
+): ProfileTool[] {
   const tools = runtime.list();
   const chosen = names
     ? names.map((name) => {
@@ -22,16 +30,23 @@ export function profileTools(
           throw new Error(
             `[toolprep] no tool is named "${name}"; the tools are ${tools.map((other) => other.name).join(', ')}`,
           );
+        const excluded = tool.excludedFrom?.[profile];
+        if (excluded !== undefined)
+          throw new Error(`[toolprep] tool "${name}" is left out of the profile ${profile}: ${excluded}`);
         return tool;
       })
-    : tools;
+    : tools.filter((tool) => tool.excludedFrom?.[profile] === undefined);
   return chosen.map((tool) => {
     const document = tool.profiles?.[profile];
     if (!document)
       throw new Error(
         `[toolprep] tool "${tool.name}" was not prepared for the profile ${profile}: add "${profile}" to profiles in the toolprep config`,
       );
-    return { tool, parameters: document.inputSchema };
+    return {
+      tool,
+      parameters: document.inputSchema,
+      ...(document.fallback ? { fallback: document.fallback } : {}),
+    };
   });
 }
 
@@ -61,6 +76,7 @@ export async function callThroughProfile(
         return { ok: false, text: `The arguments are not JSON: ${args.slice(0, 80)}` };
     }
   }
+  // The runner runs the inverse steps of the profile the tool is sent with (its fallback's, where it falls back).
   return replyOf(await runtime.call(name, parsed, context, { profile }));
 }
 

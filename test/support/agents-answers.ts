@@ -69,8 +69,10 @@ export async function answerStrictTools(
   const answered: Answered = { answers: 0, unlisted: [], used: new Set(), refusedDocuments: [] };
   for (const project of projects)
     for (const tool of project.tools) {
-      const document = tool.profiles?.['openai-strict']?.inputSchema;
-      if (!document) continue;
+      const entry = tool.profiles?.['openai-strict'];
+      // A tool that falls back is sent with `strict: false`: agents' strict path does not see it.
+      if (!entry || entry.fallback) continue;
+      const document = entry.inputSchema;
       const where = `tool "${tool.name}" (${project.name})`;
       const contract = (await project.contractOf(tool)) as LoadedContract;
       const surface = agentsStrict.prepareOpenAIStrictToolSchema(document);

@@ -212,8 +212,10 @@ export async function judgeDocuments(
   for (const { name: project, tools } of projects)
     for (const tool of tools)
       for (const profile of PROFILE_NAMES) {
-        const document = tool.profiles?.[profile]?.inputSchema;
-        if (!document) continue;
+        const entry = tool.profiles?.[profile];
+        // A tool that falls back is sent as its fallback, not as this profile: not this one's judges'.
+        if (!entry || entry.fallback) continue;
+        const document = entry.inputSchema;
         judged.documents.set(profile, (judged.documents.get(profile) ?? 0) + 1);
         const unlisted = judged.unlisted.get(profile) as string[];
         for (const judge of PROVIDER_JUDGES.filter((each) => each.profiles.includes(profile))) {

@@ -18,7 +18,7 @@ import { agentsTools } from 'toolprep/openai-agents';
 import { createToolRuntime } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { PROFILE_NAMES, type ProfileName } from '../../src/manifest/profiles.js';
+import { ANTHROPIC_STRICT_LIMITS, PROFILE_NAMES, type ProfileName } from '../../src/manifest/profiles.js';
 import { PROVIDER_RULES } from '../support/provider-rules.js';
 
 /**
@@ -508,5 +508,265 @@ describe('anthropic strict: what one request may send', () => {
       'one strict request cannot send these tools: 28 optional parameters (filter0 4, filter1 4, filter2 4, filter3 4, filter4 4, 2 more), over the limit of 24',
     );
     expect(anthropicTools(runtime, { strict: true, tools: ['filter0', 'filter1'] })).toHaveLength(2);
+  });
+});
+
+/** A Messages API answer with these content blocks (tool uses, or none). */
+const anthropicReply = (...content: object[]) => ({
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-test',
+  content,
+  stop_reason: content.length > 0 ? 'tool_use' : 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 1, output_tokens: 1 },
+});
+
+describe('a profile per tool: each tool sent with its own profile', () => {
+  const Section: z.ZodType<{ title: string; sections?: unknown[] }> = z.lazy(() =>
+    z.object({ title: z.string(), sections: z.array(Section).optional() }),
+  );
+  const mixed = {
+    tagNote: defineTool({
+      description: 'Set free-form properties.',
+      input: z.object({ path: z.string(), properties: z.record(z.string(), z.string()) }),
+      profiles: { 'openai-strict': 'fallback', 'anthropic-strict': 'fallback', 'gemini-openapi': 'fallback' },
+    }),
+    outlineNote: defineTool({
+      description: 'Replace the outline.',
+      input: z.object({ path: z.string(), outline: z.array(Section) }),
+    }),
+    moveNote: contracts.moveNote,
+  };
+  const mixedRuntime = () => {
+    const calls: [string, unknown][] = [];
+    const prepared = prepareToolSet(mixed, {
+      profiles: [...PROFILE_NAMES],
+      profileOptions: {
+        'anthropic-strict': { tools: { 'outline_*': 'fallback' } },
+        'gemini-openapi': { tools: { 'outline_*': 'fallback' } },
+      },
+    });
+    const handlers = Object.fromEntries(
+      prepared.prepared.map((tool) => [
+        tool.name,
+        (args: unknown) => calls.push([tool.name, args]) && 'done',
+      ]),
+    );
+    return { runtime: createToolRuntime(prepared, { handlers }), calls };
+  };
+
+  test('OpenAI Chat Completions and Responses: strict: false with the MCP document where it falls back', async () => {
+    const { runtime } = mixedRuntime();
+    const { fetch, requests } = scriptedFetch({
+      id: 'r',
+      object: 'chat.completion',
+      created: 0,
+      model: 'm',
+      choices: [],
+    });
+    const client = new OpenAI({ apiKey: 'test', fetch });
+    await client.chat.completions.create({
+      model: 'm',
+      messages: [],
+      tools: openaiChatTools(runtime) as never,
+    });
+    await client.responses
+      .create({ model: 'm', input: 'x', tools: openaiResponsesTools(runtime) as never })
+      .catch(() => {});
+    const chat = requests[0]?.tools as {
+      function: { name: string; parameters: JsonSchema; strict: boolean };
+    }[];
+    expect(chat.map(({ function: f }) => [f.name, f.strict])).toEqual([
+      ['tag_note', false],
+      ['outline_note', true],
+      ['move_note', true],
+    ]);
+    const tag = runtime.list().find((tool) => tool.name === 'tag_note');
+    const { $schema: _schema, ...mcp } = tag?.inputSchema.mcp ?? {};
+    expect(chat[0]?.function.parameters).toEqual(mcp);
+    for (const { function: f } of chat.filter(({ function: f }) => f.strict))
+      expect(toStrictJsonSchema(f.parameters as never)).toEqual(f.parameters);
+    const responses = requests[1]?.tools as { name: string; strict: boolean }[];
+    expect(responses.map((tool) => [tool.name, tool.strict])).toEqual(
+      chat.map(({ function: f }) => [f.name, f.strict]),
+    );
+  });
+
+  test('Anthropic strict: strict only where the tool stays strict, each fallback its anthropic document', async () => {
+    const { runtime, calls } = mixedRuntime();
+    const { fetch, requests } = scriptedFetch(
+      anthropicReply({
+        type: 'tool_use',
+        id: 'tu_1',
+        name: 'tag_note',
+        input: { path: 'a.md', properties: { k: 'v' } },
+      }),
+    );
+    const client = new Anthropic({ apiKey: 'test', fetch });
+    const reply = await client.messages.create({
+      model: 'claude-test',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'x' }],
+      tools: anthropicTools(runtime, { strict: true }) as never,
+    });
+    const sent = requests[0]?.tools as { name: string; input_schema: JsonSchema; strict?: boolean }[];
+    expect(sent.map((tool) => [tool.name, tool.strict])).toEqual([
+      ['tag_note', undefined],
+      ['outline_note', undefined],
+      ['move_note', true],
+    ]);
+    for (const tool of sent)
+      expect(tool.input_schema).toEqual(
+        documentOf(runtime, tool.name, tool.strict ? 'anthropic-strict' : 'anthropic'),
+      );
+    for (const block of reply.content)
+      if (block.type === 'tool_use') await runAnthropicToolUse(runtime, block, { strict: true });
+    expect(calls).toEqual([['tag_note', { path: 'a.md', properties: { k: 'v' } }]]);
+  });
+
+  test('Gemini: parameters where gemini-openapi holds, parametersJsonSchema where the tool falls back to gemini', async () => {
+    const { runtime } = mixedRuntime();
+    const { fetch, requests } = scriptedFetch({ candidates: [] });
+    const client = new GoogleGenAI({ apiKey: 'test', httpOptions: { fetch } });
+    await client.models.generateContent({
+      model: 'gemini-test',
+      contents: 'x',
+      config: { tools: [geminiTools(runtime, { openapi: true }) as never] },
+    });
+    const [sentTool] = (requests[0]?.tools ?? []) as { functionDeclarations: Record<string, unknown>[] }[];
+    expect(
+      sentTool?.functionDeclarations.map((declaration) => [
+        declaration.name,
+        'parameters' in declaration ? 'parameters' : 'parametersJsonSchema',
+      ]),
+    ).toEqual([
+      ['tag_note', 'parametersJsonSchema'],
+      ['outline_note', 'parametersJsonSchema'],
+      ['move_note', 'parameters'],
+    ]);
+    expect(meaningOf(sentTool?.functionDeclarations[0]?.parametersJsonSchema)).toEqual(
+      meaningOf(documentOf(runtime, 'tag_note', 'gemini')),
+    );
+  });
+
+  test('a tool left out of a profile is not sent, and naming it is refused with the reason', () => {
+    const prepared = prepareToolSet(
+      { readNotes: contracts.readNotes, moveNote: contracts.moveNote },
+      {
+        profiles: ['openai-strict'],
+        profileOptions: { 'openai-strict': { tools: { read_notes: 'exclude' } } },
+      },
+    );
+    const runtime = createToolRuntime(prepared, {
+      handlers: { read_notes: () => 'r', move_note: () => 'm' },
+    });
+    expect(openaiChatTools(runtime).map((tool) => tool.function.name)).toEqual(['move_note']);
+    expect(() => anthropicTools(runtime, { tools: ['read_notes'] })).toThrow(
+      'was not prepared for the profile anthropic',
+    );
+  });
+});
+
+describe("anthropic strict: the build plans the request's budget", () => {
+  // 30 tools over every limit: each has 2 optional parameters and 1 with a union type, and the
+  // first ten a required enum (the most constrained, which the plan keeps strict first).
+  const tools = Object.fromEntries(
+    Array.from({ length: 30 }, (_, index) => [
+      `tool${String(index).padStart(2, '0')}`,
+      defineTool({
+        description: `Tool ${index}.`,
+        input: z.object({
+          q: z.string(),
+          a: z.string().optional(),
+          b: z.number().optional(),
+          u: z.union([z.string(), z.number()]),
+          ...(index < 10 ? { mode: z.enum(['fast', 'slow']) } : {}),
+        }),
+      }),
+    ]),
+  );
+  const planned = (order?: string[]) => {
+    const warnings: string[] = [];
+    const prepared = prepareToolSet(tools, {
+      profiles: ['anthropic', 'anthropic-strict'],
+      profileOptions: { 'anthropic-strict': { budget: 'plan', ...(order ? { order } : {}) } },
+      warn: (warning) => warnings.push(warning.message),
+    });
+    const handlers = Object.fromEntries(prepared.prepared.map((tool) => [tool.name, () => 'done']));
+    return { runtime: createToolRuntime(prepared, { handlers }), warnings };
+  };
+
+  test('unplanned, all 30 are over the limits: the build warns and anthropicTools refuses', () => {
+    const warnings: string[] = [];
+    const prepared = prepareToolSet(tools, {
+      profiles: ['anthropic-strict'],
+      warn: (warning) => warnings.push(warning.message),
+    });
+    expect(warnings).toEqual([
+      'one request with all 30 tools would send 30 strict tools, over the limit of 20',
+      'one request with all 30 tools would send 60 optional parameters (tool00 2, tool01 2, tool02 2, tool03 2, tool04 2, 25 more), over the limit of 24',
+      'one request with all 30 tools would send 30 parameters with union types (tool00 1, tool01 1, tool02 1, tool03 1, tool04 1, 25 more), over the limit of 16',
+    ]);
+    const handlers = Object.fromEntries(prepared.prepared.map((tool) => [tool.name, () => 'done']));
+    const runtime = createToolRuntime(prepared, { handlers });
+    expect(() => anthropicTools(runtime, { strict: true })).toThrow(
+      'one strict request cannot send these tools',
+    );
+  });
+
+  test('planned, what anthropicTools sends fits every limit, summed from the request the SDK sends', async () => {
+    const { runtime, warnings } = planned();
+    const { fetch, requests } = scriptedFetch(anthropicReply());
+    await new Anthropic({ apiKey: 'test', fetch }).messages.create({
+      model: 'claude-test',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'x' }],
+      tools: anthropicTools(runtime, { strict: true }) as never,
+    });
+    const sent = requests[0]?.tools as { name: string; input_schema: JsonSchema; strict?: boolean }[];
+    expect(sent).toHaveLength(30);
+    const strict = sent.filter((tool) => tool.strict);
+    // Summed from the sent schemas themselves, as Anthropic counts: properties not required, and
+    // properties whose schema is an anyOf or a type list.
+    const sums = { tools: strict.length, optional: 0, unions: 0 };
+    for (const tool of strict) {
+      const required = new Set(tool.input_schema.required as string[]);
+      for (const [key, value] of Object.entries(tool.input_schema.properties as Record<string, JsonSchema>)) {
+        if (!required.has(key)) sums.optional++;
+        if (Array.isArray(value.anyOf) || Array.isArray(value.type)) sums.unions++;
+      }
+    }
+    expect(sums).toEqual({ tools: 12, optional: 24, unions: 12 });
+    expect(sums.tools).toBeLessThanOrEqual(ANTHROPIC_STRICT_LIMITS.tools);
+    // The most constrained first: the ten with an enum, then by name.
+    expect(strict.map((tool) => tool.name)).toEqual([
+      ...Array.from({ length: 10 }, (_, index) => `tool0${index}`),
+      'tool10',
+      'tool11',
+    ]);
+    for (const tool of sent.filter((each) => !each.strict))
+      expect(tool.input_schema).toEqual(documentOf(runtime, tool.name, 'anthropic'));
+    expect(warnings).toEqual([
+      'the budget plan keeps 12 of 30 strict tools strict (all 30 tools: 12 strict, 24 optional, 12 with union types) and sends 18 as anthropic: tool12, tool13, tool14, tool15, tool16, tool17, tool18, tool19, tool20, tool21, tool22, tool23, tool24, tool25, tool26, tool27, tool28, tool29',
+    ]);
+    const reason = runtime.list().find((tool) => tool.name === 'tool12')?.profiles?.[
+      'anthropic-strict'
+    ]?.reason;
+    expect(reason).toBe(
+      'the budget plan: with it, one request with all 30 tools would send 26 optional parameters, over the limit of 24',
+    );
+  });
+
+  test('an order the user gives comes first, then the most constrained', () => {
+    const { runtime } = planned(['tool29', 'tool2*']);
+    const strict = anthropicTools(runtime, { strict: true }).filter((tool) => tool.strict);
+    // tool29 and tool20–tool28 spend 20 optional parameters; tool00 and tool01 (with an enum) the last 4.
+    expect(strict.map((tool) => tool.name)).toEqual([
+      'tool00',
+      'tool01',
+      ...Array.from({ length: 10 }, (_, index) => `tool2${index}`),
+    ]);
   });
 });

@@ -81,6 +81,16 @@ export const openaiStrict: Profile = (input) => {
   return { inputSchema: projected };
 };
 
+/**
+ * OpenAI's non-strict function calling, `openai-strict`'s fallback (sent with `strict: false`): the
+ * MCP document as it is, the model not held to it (the contract's parser checks every call), its
+ * root one object as OpenAI's `parameters` must be: a root union of objects merged, as `anthropic`
+ * merges it.
+ */
+export const openaiNonStrict: Profile = (input) => ({
+  inputSchema: objectRoot(input.document, input, 'openai'),
+});
+
 function projectNode(source: JsonSchema, path: DocumentPath, input: ProfileInput): JsonSchema {
   let node = recordAsObject(tupleAsList(commonNode(source, path, input, PROFILE)));
   if ('const' in node) {

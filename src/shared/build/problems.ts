@@ -34,6 +34,8 @@ export type ProblemCode =
   | 'profile-limit'
   | 'profile-name'
   | 'profile-narrowed'
+  | 'profile-choice'
+  | 'profile-fallback'
   // check --explain: a bug in toolprep
   | 'superset-violated'
   // the project
