@@ -7,8 +7,13 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import fc from 'fast-check';
 import { coerceJsonArgs, defineTool } from 'toolprep';
+import { aiTools } from 'toolprep/ai';
+import { runAnthropicToolUse } from 'toolprep/anthropic';
+import { runToolCli } from 'toolprep/cli';
+import { runGeminiFunctionCall } from 'toolprep/gemini';
 import { serveHttp } from 'toolprep/mcp';
 import { createMcpServer } from 'toolprep/mcp/server';
+import { runChatToolCall } from 'toolprep/openai';
 import { applyPlan, createToolRuntime } from 'toolprep/runtime';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -268,14 +273,18 @@ describe('what models send, through the runtime and over MCP with the official c
       note: z4.string().optional(),
     }),
   });
-  const runtime = createToolRuntime(prepareToolSet({ alerts }), {
-    handlers: {
-      set_alerts: (args: unknown) => {
-        received.push(args);
-        return 'ok';
+  // Prepared for the provider surfaces' profiles too: each sends the tool as its profile shows it.
+  const runtime = createToolRuntime(
+    prepareToolSet({ alerts }, { profiles: ['openai-strict', 'anthropic', 'gemini'], warn: () => {} }),
+    {
+      handlers: {
+        set_alerts: (args: unknown) => {
+          received.push(args);
+          return 'ok';
+        },
       },
     },
-  });
+  );
   const sent = { delete_all: 'false', limit: '10', tags: 'urgent', color: 'dark blue', note: null };
   const meant = { delete_all: false, limit: 10, tags: ['urgent'], color: 'Dark Blue' };
   let url: string;
@@ -317,6 +326,48 @@ describe('what models send, through the runtime and over MCP with the official c
     expect(result.isError).toBeFalsy();
     expect(received).toEqual([meant]);
     await client.close();
+  });
+
+  /** Every other surface: each hands the model's arguments to the runner, which repairs them the same way. */
+  test.each([
+    [
+      'the AI SDK',
+      async () => {
+        const execute = aiTools(runtime).set_alerts?.execute as (
+          input: unknown,
+          options: object,
+        ) => Promise<unknown>;
+        return execute(sent, { toolCallId: 'call-1', messages: [] });
+      },
+    ],
+    [
+      'OpenAI Chat Completions',
+      () =>
+        runChatToolCall(runtime, {
+          id: 'call-1',
+          type: 'function',
+          function: { name: 'set_alerts', arguments: JSON.stringify(sent) },
+        }),
+    ],
+    [
+      'Anthropic Messages',
+      () => runAnthropicToolUse(runtime, { id: 'toolu_1', name: 'set_alerts', input: sent }),
+    ],
+    ['Gemini', () => runGeminiFunctionCall(runtime, { name: 'set_alerts', args: sent })],
+    [
+      'the shell CLI',
+      () =>
+        runToolCli(runtime, ['set_alerts', '--json', JSON.stringify(sent)], {
+          stdout: () => {},
+          stderr: (text: string) => {
+            throw new Error(text);
+          },
+        }),
+    ],
+  ])('%s', async (_surface, call) => {
+    received.length = 0;
+    await call();
+    expect(received).toEqual([meant]);
   });
 });
 
