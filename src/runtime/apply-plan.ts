@@ -59,7 +59,7 @@ interface Compiled {
  * Plans are compiled on first use, once for each set of inverse steps (by its index: bit 0
  * `nullAbsent`, bit 1 `caseFold`): a call then tests only what its plan's positions hold for it.
  */
-const compiledPlans = new WeakMap<Plan, Compiled[]>();
+const compiledPlans = new WeakMap<Plan, Compiled[] & { ownIndex?: number }>();
 
 /**
  * Applies a coercion plan to arguments: parses double-serialised structure where the schema wants
@@ -67,17 +67,25 @@ const compiledPlans = new WeakMap<Plan, Compiled[]>();
  * Throws a `CoercionRefusal` naming the field's path.
  */
 export function applyPlan(plan: Plan, args: unknown, options?: ApplyPlanOptions): unknown {
-  const inverse = options?.inverse ?? [];
-  const runs = (step: InverseStep) => inverse.includes(step) || (plan.repairs?.includes(step) ?? false);
-  const steps = { nullAbsent: runs('nullAbsent'), caseFold: runs('caseFold') };
-  const index = (steps.nullAbsent ? 1 : 0) + (steps.caseFold ? 2 : 0);
   let compiled = compiledPlans.get(plan);
   if (!compiled) {
     compiled = [];
     compiledPlans.set(plan, compiled);
   }
-  compiled[index] ??= compileWalk(plan, steps);
-  const root = compiled[index];
+  const inverse = options?.inverse;
+  // The index of a call with no inverse steps is the plan's own, kept past the first call.
+  let index = inverse === undefined || inverse.length === 0 ? compiled.ownIndex : undefined;
+  if (index === undefined) {
+    const runs = (step: InverseStep) =>
+      (inverse?.includes(step) ?? false) || (plan.repairs?.includes(step) ?? false);
+    index = (runs('nullAbsent') ? 1 : 0) + (runs('caseFold') ? 2 : 0);
+    if (inverse === undefined || inverse.length === 0) compiled.ownIndex = index;
+  }
+  let root = compiled[index];
+  if (!root) {
+    root = compileWalk(plan, { nullAbsent: (index & 1) === 1, caseFold: (index & 2) === 2 });
+    compiled[index] = root;
+  }
   return visit(root, args, { path: [], maxDepth: options?.maxDepth ?? 64, acceptsAt: options?.acceptsAt });
 }
 
@@ -226,30 +234,40 @@ function compileWalk(plan: Plan, steps: Steps): Compiled {
       if (Array.isArray(value)) return value;
       let record = value as Record<string, unknown>;
       if (nullAbsent || beyond) record = withoutAbsentNulls(record, nullAbsent, beyond);
-      // The caller's object is copied once, on the first repair; a copy of ours is repaired in place.
-      // One loop over the declared fields, then the other keys, with no closure made per call.
+      // No closure made per call: the loops call a function of the module.
       let result = record;
-      let owned = record !== value;
-      const others = rest ? Object.keys(record).filter((key) => !declared.has(key)) : undefined;
-      const count = keys.length + (others?.length ?? 0);
-      for (let index = 0; index < count; index++) {
-        const declaredField = index < keys.length;
-        const key = (declaredField ? keys[index] : (others as string[])[index - keys.length]) as string;
-        const field = record[key];
-        const repaired = visitChild(declaredField ? fields[index] : rest, field, key, walk);
-        // An inherited value is walked as Zod will read it, but only an own one is replaced.
-        if (repaired === field || !Object.hasOwn(record, key)) continue;
-        if (!owned) {
-          result = { ...record };
-          owned = true;
-        }
-        setOwn(result, key, repaired);
-      }
+      for (let index = 0; index < keys.length; index++)
+        result = repairField(value, result, record, fields[index], keys[index] as string, walk);
+      if (rest)
+        for (const key of Object.keys(record))
+          if (!declared.has(key)) result = repairField(value, result, record, rest, key, walk);
       return result;
     };
   };
 
   return compile(plan.root);
+}
+
+/**
+ * One field of `record` (the caller's `value`, or our copy without its absent nulls) walked: the
+ * result so far, or a copy of it with the field repaired. The caller's object is copied once, on
+ * the first repair; a copy of ours is repaired in place. An inherited value is walked as Zod will
+ * read it, but only an own one is replaced.
+ */
+function repairField(
+  value: object,
+  result: Record<string, unknown>,
+  record: Record<string, unknown>,
+  node: Compiled | undefined,
+  key: string,
+  walk: Walk,
+): Record<string, unknown> {
+  const field = record[key];
+  const repaired = visitChild(node, field, key, walk);
+  if (repaired === field || !Object.hasOwn(record, key)) return result;
+  const owned = result === value ? { ...record } : result;
+  setOwn(owned, key, repaired);
+  return owned;
 }
 
 function compileText({ parse, scalar, refuse, fold }: PlanNode, steps: Steps): Compiled['text'] {
