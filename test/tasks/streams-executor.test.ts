@@ -96,7 +96,8 @@ describe.skipIf(!redisServerInstalled)('redisStreamsExecutor on redis-server', (
       };
     };
     const executor = (on: Node, options: RedisStreamsExecutorOptions): TaskExecutor => {
-      const made = redisStreamsExecutor(on.connection, options);
+      // Short reads: each close waits for the read under way.
+      const made = redisStreamsExecutor(on.connection, { blockMs: 100, ...options });
       executors.push(made);
       return made;
     };

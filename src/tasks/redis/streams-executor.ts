@@ -12,10 +12,10 @@ export interface RedisStreamsExecutorOptions {
   readonly reapEveryMs?: number;
   /** How many tasks this node runs at once. */
   readonly concurrency?: number;
+  /** How long (ms) one read waits for tasks: also how long `close` may wait for the read under way. Default 1000. */
+  readonly blockMs?: number;
 }
 
-/** How long one read waits for tasks: also how long `close` may wait for the read under way. */
-const BLOCK_MS = 1000;
 /** XAUTOCLAIM's largest batch. */
 const REAP_COUNT = 10;
 
@@ -36,6 +36,7 @@ export function redisStreamsExecutor(
   const heartbeatMs = options.heartbeatMs ?? leaseMs / 3;
   const reapEveryMs = options.reapEveryMs ?? leaseMs / 2;
   const concurrency = options.concurrency ?? 4;
+  const blockMs = options.blockMs ?? 1000;
 
   /** The runs under way, by stream entry id. */
   const underWay = new Map<string, Promise<void>>();
@@ -129,7 +130,7 @@ export function redisStreamsExecutor(
           'COUNT',
           free,
           'BLOCK',
-          BLOCK_MS,
+          blockMs,
           'STREAMS',
           stream,
           '>',
@@ -139,7 +140,7 @@ export function redisStreamsExecutor(
         if (error instanceof Error && error.message.startsWith('NOGROUP'))
           await ensureGroup().catch(() => {});
         else console.error('[toolprep] reading the task stream failed:', error);
-        await new Promise((resolve) => setTimeout(resolve, BLOCK_MS));
+        await new Promise((resolve) => setTimeout(resolve, blockMs));
         continue;
       }
       // Entries read are this node's now, closing or not: run them rather than leave them to be reaped.
