@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first-sequencer.js';
 
 const fromRoot = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
@@ -42,5 +43,6 @@ export default defineConfig({
     // Two workers on two cores: most files wait on processes they start (servers, bundlers, npm),
     // and vitest's default (cores - 1) left one core idle for most of the run.
     maxWorkers: 2,
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });
