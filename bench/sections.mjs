@@ -340,6 +340,7 @@ const WHEN_LAZY_MODULES_LOAD = {
   'surfaces/mcp-server.js':
     'with the SDK, after the first tools/list answer or on the first request it must answer',
   'surfaces/mcp-sessions.js': 'on the first request of an HTTP server with sessions',
+  'surfaces/mcp-tasks.js': 'at start by a server some of whose tools run as tasks (the tasks extension)',
 };
 
 export async function benchmarkSize() {

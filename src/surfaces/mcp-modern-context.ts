@@ -14,6 +14,8 @@ import {
 
 export const MODERN_VERSION = '2026-07-28';
 
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
 export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',

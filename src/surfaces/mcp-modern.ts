@@ -1,4 +1,4 @@
-import type { McpHeader, TaskPolicy } from '../manifest/prepared-tool.js';
+import type { McpHeader } from '../manifest/prepared-tool.js';
 import type { CallResult, ToolRuntime } from '../runtime/runner.js';
 import { isRecord } from '../shared/run/is-record.js';
 import { LOGGING_LEVELS, type LoggingLevel } from './mcp-context.js';
@@ -18,6 +18,7 @@ import {
   modernContext,
   type QuestionAsker,
   supportsMode,
+  TASKS_EXTENSION,
 } from './mcp-modern-context.js';
 import {
   type BoundCall,
@@ -25,7 +26,7 @@ import {
   type RequestStateSigner,
   requestStateSigner,
 } from './mcp-request-state.js';
-import { type HeaderReader, mcpTasks, TASKS_EXTENSION, type TaskServingOptions } from './mcp-tasks.js';
+import type { HeaderReader, McpTasks, TaskServingOptions } from './mcp-tasks.js';
 
 /**
  * MCP 2026-07-28, the stateless revision, served by toolprep itself: every request carries its
@@ -113,7 +114,14 @@ export function modernServing(
   const cache = { ttlMs: options.cache?.ttlMs ?? 300_000, cacheScope: options.cache?.scope ?? 'public' };
   const resultMeta = { [META.serverInfo]: { name: info.name, version: info.version } };
   const states = requestStateSigner(options.requestState);
-  const tasks = mcpTasks(runtime, options.tasks);
+  const policies = new Map(
+    runtime.list().flatMap((tool) => (tool.task ? [[tool.name, tool.task] as const] : [])),
+  );
+  // The tasks code loads only for a runtime some of whose tools run as tasks.
+  const tasksLoaded: Promise<McpTasks> | undefined =
+    policies.size > 0
+      ? import('./mcp-tasks.js').then(({ mcpTasks }) => mcpTasks(runtime, options.tasks) as McpTasks)
+      : undefined;
 
   // Made once per process: what does not vary per request.
   const discoverText = JSON.stringify({
@@ -122,7 +130,7 @@ export function modernServing(
     capabilities: {
       tools: {},
       logging: {},
-      ...(tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+      ...(tasksLoaded ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
     },
     ...cache,
     _meta: resultMeta,
@@ -225,6 +233,7 @@ export function modernServing(
     const streamMeta = { [META.subscriptionId]: id };
     const send = (method: string, params: Record<string, unknown>) =>
       notify(JSON.stringify({ jsonrpc: '2.0', method, params: { ...params, _meta: streamMeta } }));
+    const tasks = await tasksLoaded;
     const subscription =
       tasks && taskIds.length > 0
         ? await tasks.listen(taskIds, await tasks.principalOf(header), (task) =>
@@ -324,8 +333,9 @@ export function modernServing(
           );
         return { status: 200, body: responseText(id, pageText(start)) };
       }
-      if (method === 'tools/call' && typeof params.name === 'string' && tasks?.policyOf(params.name)) {
-        const policy = tasks.policyOf(params.name) as TaskPolicy;
+      const policy =
+        method === 'tools/call' && typeof params.name === 'string' ? policies.get(params.name) : undefined;
+      if (policy && tasksLoaded) {
         const declared = declaresTasks(meta);
         if (policy.support === 'required' && !declared)
           return missingTasks(id, `Tool "${params.name}" runs only as a task`);
@@ -339,6 +349,7 @@ export function modernServing(
               const call: BoundCall = { method: 'tools/call', name, args };
               const gathered = await gatherAnswers(states, call, params.requestState, params.inputResponses);
               if ('invalid' in gathered) return errorAnswer(id, ERRORS.invalidParams, gathered.invalid);
+              const tasks = await tasksLoaded;
               const outcome = await tasks.create({
                 name,
                 args,
@@ -370,7 +381,7 @@ export function modernServing(
           };
       }
       if (TASK_METHODS.includes(method)) {
-        if (!tasks)
+        if (!tasksLoaded)
           return errorAnswer(
             id,
             ERRORS.methodNotFound,
@@ -389,6 +400,7 @@ export function modernServing(
         return {
           notifies: false,
           run: async () => {
+            const tasks = await tasksLoaded;
             const principal = await tasks.principalOf(header);
             if (method === 'tasks/get') {
               const task = await tasks.get(taskId, principal);
@@ -402,7 +414,7 @@ export function modernServing(
           },
         };
       }
-      if (method === 'subscriptions/listen' && tasks) {
+      if (method === 'subscriptions/listen' && tasksLoaded) {
         const { notifications } = params;
         if (!isRecord(notifications))
           return errorAnswer(

@@ -26,8 +26,6 @@ import { isAnswerTo, modernContext, supportsMode } from './mcp-modern-context.js
  * too, so nothing of a task lives only in one process.
  */
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-
 /** A header of the request, by lower-case name (HTTP); undefined over stdio. */
 export type HeaderReader = ((name: string) => string | undefined) | undefined;
 
