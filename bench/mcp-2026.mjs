@@ -146,17 +146,23 @@ async function requestsOf(dir) {
 
 /** One POST over a kept-alive connection: its status, content type and body text. */
 function post(server, { headers, body }, id) {
-  const text = body(id);
+  return postText(server.port, server.agent, { 'mcp-protocol-version': VERSION, ...headers }, body(id));
+}
+
+/**
+ * One POST of `text` to `/mcp` on a loopback port, over `agent`'s kept-alive connection (JSON,
+ * either answer form accepted; `headers` added): its status, content type and body text.
+ */
+export function postText(port, agent, headers, text) {
   return new Promise((resolve, reject) => {
     const outgoing = request(
       {
         host: '127.0.0.1',
-        port: server.port,
+        port,
         path: '/mcp',
         method: 'POST',
-        agent: server.agent,
+        agent,
         headers: {
-          'mcp-protocol-version': VERSION,
           accept: 'application/json, text/event-stream',
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(text),

@@ -6,13 +6,14 @@
 // `npm run bench`; alone: `node bench/run.mjs --only tasks` or `node bench/tasks.mjs [--quick]`
 // (after `npm run build`).
 import { fork } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { startRedisServer } from '../scripts/local-servers.mjs';
 import { requestHeaders, requestMeta } from '../scripts/mcp-2026-wire.mjs';
 import { REPO } from './contracts.mjs';
+import { postText } from './mcp-2026.mjs';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const DECLARING = { extensions: { [TASKS]: {} } };
@@ -63,31 +64,12 @@ function post(server, method, params, capabilities, agent = server.agent) {
     method,
     params: { _meta: requestMeta(capabilities), ...params },
   });
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      {
-        host: '127.0.0.1',
-        port: server.port,
-        path: '/mcp',
-        method: 'POST',
-        agent,
-        headers: {
-          ...requestHeaders(method, params, { authorization: 'Bearer bench' }),
-          'content-length': Buffer.byteLength(text),
-        },
-      },
-      (response) => {
-        const chunks = [];
-        response.on('data', (chunk) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString('utf8') }),
-        );
-        response.on('error', reject);
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(text);
-  });
+  return postText(
+    server.port,
+    agent,
+    requestHeaders(method, params, { authorization: 'Bearer bench' }),
+    text,
+  );
 }
 
 /** The result of an answer, or a thrown error saying what came instead. */

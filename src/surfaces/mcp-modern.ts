@@ -120,7 +120,7 @@ export function modernServing(
   // The tasks code loads only for a runtime some of whose tools run as tasks.
   const tasksLoaded: Promise<McpTasks> | undefined =
     policies.size > 0
-      ? import('./mcp-tasks.js').then(({ mcpTasks }) => mcpTasks(runtime, options.tasks) as McpTasks)
+      ? import('./mcp-tasks.js').then(({ mcpTasks }) => mcpTasks(runtime, policies, options.tasks))
       : undefined;
 
   // Made once per process: what does not vary per request.

@@ -53,8 +53,6 @@ export type TaskCallOutcome =
   | { readonly missing: string };
 
 export interface McpTasks {
-  /** The tool's task policy, as its contract gave it; undefined for a tool never run as a task. */
-  policyOf(tool: string): TaskPolicy | undefined;
   principalOf(header: HeaderReader): Promise<string>;
   create(call: {
     readonly name: string;
@@ -81,12 +79,19 @@ export interface McpTasks {
   ): Promise<{ readonly agreed: readonly string[]; stop(): Promise<void> }>;
 }
 
-/** The tasks of a runtime whose contracts run some tools as tasks; undefined when none does. */
-export function mcpTasks(runtime: ToolRuntime, options: TaskServingOptions = {}): McpTasks | undefined {
-  const policies = new Map(
-    runtime.list().flatMap((tool) => (tool.task ? [[tool.name, tool.task] as const] : [])),
+/** The tasks of a runtime whose contracts run the tools of `policies` as tasks. */
+export function mcpTasks(
+  runtime: ToolRuntime,
+  policies: ReadonlyMap<string, TaskPolicy>,
+  options: TaskServingOptions = {},
+): McpTasks {
+  // Whether a task whose node died may be run again: its tool is marked idempotent.
+  const rerunnable = new Set(
+    runtime
+      .list()
+      .filter((tool) => tool.annotations?.idempotentHint === true)
+      .map((tool) => tool.name),
   );
-  if (policies.size === 0) return undefined;
   const serving = servingOf(runtime);
   const store = options.store ?? memoryTaskStore();
   const executor = options.executor ?? localExecutor();
@@ -162,7 +167,6 @@ export function mcpTasks(runtime: ToolRuntime, options: TaskServingOptions = {})
   started.catch((error) => console.error('[toolprep] the task executor did not start:', error));
 
   return {
-    policyOf: (tool) => policies.get(tool),
     principalOf: async (header) => principalOf(header),
     async create({ name, args, capabilities, principal, answers }) {
       const policy = policies.get(name) as TaskPolicy;
@@ -202,7 +206,7 @@ export function mcpTasks(runtime: ToolRuntime, options: TaskServingOptions = {})
         capabilities,
         ttlMs: policy.ttlMs,
         pollIntervalMs: policy.pollIntervalMs,
-        rerunnable: runtime.list().find((tool) => tool.name === name)?.annotations?.idempotentHint === true,
+        rerunnable: rerunnable.has(name),
         ...(asked.length > 0 ? { inputResponses: given } : {}),
         ...(repeat ? { repeat } : {}),
       });
