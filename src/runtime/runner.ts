@@ -105,6 +105,8 @@ export interface ToolRuntimeOptions<ExtensionValues = any> {
   readonly extend?: ExtensionKeys<ExtensionValues>;
   /** Deeper nesting in arguments or JSON text is a validation error. Default 64. */
   readonly maxDepth?: number;
+  /** Walk plans by closures, never by generated code (see `ApplyPlanOptions.jitless`). Default false. */
+  readonly jitless?: boolean;
 }
 
 export interface ToolRuntime {
@@ -151,7 +153,7 @@ export function createToolRuntime<ExtensionValues>(
   const keysOf = (schema: unknown): string[] => adapterOf(schema)?.keysOf(schema) ?? [];
   const parseWith = (schema: unknown, value: unknown) => parse(adapterOf(schema), schema, value);
   const extensionKeys = checkCoverage(new Set(byName.keys()), toolSet, options, keysOf);
-  const { hooks = {}, extend, maxDepth = 64 } = options;
+  const { hooks = {}, extend, maxDepth = 64, jitless } = options;
   const loaded = new Map<string, Promise<LoadedTool>>();
   /** A tool's contract, and the finder its deferred refusals need, on its first call only. */
   const loadTool = (tool: PreparedTool): Promise<LoadedTool> => {
@@ -242,7 +244,7 @@ export function createToolRuntime<ExtensionValues>(
       try {
         const inverse = profile === undefined ? undefined : inverseStepsOf(tool, profile);
         checkDepth(args, maxDepth);
-        repaired = applyPlan(tool.plan, args, { maxDepth, acceptsAt, inverse });
+        repaired = applyPlan(tool.plan, args, { maxDepth, acceptsAt, inverse, jitless });
       } catch (cause) {
         if (!(cause instanceof CoercionRefusal)) throw cause;
         return fail(

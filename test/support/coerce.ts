@@ -38,8 +38,9 @@ export function acceptsAtOf(input: unknown) {
 }
 
 /**
- * Runs the compiled plan and the reference on the same arguments, with the same repairs (default:
- * every one); they must agree.
+ * Runs the compiled plan (as generated code, and as the closures used where code generation is
+ * not allowed) and the reference on the same arguments, with the same repairs (default: every
+ * one); all three must agree.
  */
 export function coerceBothWays(
   input: unknown,
@@ -48,8 +49,11 @@ export function coerceBothWays(
   repairs: readonly RepairName[] = EVERY_REPAIR,
 ): Outcome {
   const acceptsAt = acceptsAtOf(input);
-  const viaPlan = outcome(() => applyPlan(plan ?? planOf(input, repairs), args, { acceptsAt }));
+  const compiled = plan ?? planOf(input, repairs);
+  const viaPlan = outcome(() => applyPlan(compiled, args, { acceptsAt }));
+  const viaClosures = outcome(() => applyPlan(compiled, args, { acceptsAt, jitless: true }));
   const viaReference = outcome(() => coerceJsonArgs(args, input, { repairs }));
   expect(viaPlan).toEqual(viaReference);
+  expect(viaClosures).toEqual(viaReference);
   return viaPlan;
 }
