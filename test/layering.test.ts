@@ -58,6 +58,11 @@ describe('imports go one way: discover → load → prepare → emit → serve',
       "export { zod4Builder } from './build.js';",
     ],
     [
+      'a run-time adapter loading its type table at start',
+      'src/adapters/zod4/runtime.ts',
+      "import { factsOf } from './def.js';",
+    ],
+    [
       'a lazily imported build module',
       'src/runtime/x.ts',
       "const load = () => import('../load/load-modules.js');",
@@ -71,11 +76,13 @@ describe('imports go one way: discover → load → prepare → emit → serve',
     expect(layeringViolations([{ path: file, text }])).toHaveLength(1);
   });
 
-  test('type-only imports of a package are fine in the runtime; a dependency of a stage on its floor is fine', () => {
+  test('type-only imports of a package are fine in the runtime; a dependency of a stage on its floor is fine; a run-time adapter may load its finder lazily', () => {
     expect(
       layeringViolations([
         { path: 'src/runtime/x.ts', text: "import type { $ZodType } from 'zod/v4/core';" },
         { path: 'src/emit/x.ts', text: "import type { Manifest } from '../manifest/manifest.js';" },
+        { path: 'src/adapters/zod3/runtime.ts', text: "import type { Zod3Schema } from './def.js';" },
+        { path: 'src/adapters/zod4/runtime.ts', text: "const load = () => import('./locate.js');" },
       ]),
     ).toEqual([]);
   });

@@ -8,7 +8,8 @@ import * as mini325 from 'zod325/v4-mini';
 import { zod3Builder } from '../../src/adapters/zod3/build.js';
 import { ZOD3_TYPES, type Zod3Schema, factsOf as zod3FactsOf } from '../../src/adapters/zod3/def.js';
 import { zod4Builder } from '../../src/adapters/zod4/build.js';
-import { defOf, isZod4, ZOD4_TYPES, factsOf as zod4FactsOf } from '../../src/adapters/zod4/def.js';
+import { defOf, ZOD4_TYPES, factsOf as zod4FactsOf } from '../../src/adapters/zod4/def.js';
+import { isZod4 } from '../../src/adapters/zod4/identify.js';
 
 /**
  * Each adapter's table of type facts holds a row for every type its library makes, and a type the

@@ -30,6 +30,13 @@ export const ALLOWED: Record<string, readonly string[]> = {
 
 /** Adapter files that run only at build time: the builders, which convert schemas with packages. */
 const BUILD_SIDE_ADAPTER = /^adapters\/(builders\.ts|[^/]+\/build\.ts)$/;
+/**
+ * A run-time adapter (`toolprep/runtime/zod4`), which every server of that library loads at start:
+ * it imports how to know the library's schemas (Zod's `identify.ts`, the Standard vendors'
+ * `vendor.ts`) and loads the rest, the type table included, only when a refusal first needs it.
+ */
+const RUN_TIME_ADAPTER = /^adapters\/[^/]+\/runtime\.ts$/;
+const LOADED_AT_START_BY_AN_ADAPTER = /^src\/adapters\/(zod3\/identify|zod4\/identify|standard\/vendor)\.ts$/;
 /** Packages a server never loads: what the build uses. */
 const BUILD_PACKAGES =
   /^(ts-morph|typescript|esbuild|unplugin|tinyglobby|diff|vite|rollup|rolldown|webpack)(\/|$)/;
@@ -43,6 +50,7 @@ export interface SourceFile {
 interface Import {
   readonly specifier: string;
   readonly typeOnly: boolean;
+  readonly dynamic?: boolean;
 }
 
 /** Static imports and re-exports (with whether only types are imported), and dynamic imports. */
@@ -53,7 +61,7 @@ export function importsOf(text: string): Import[] {
   for (const match of text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm))
     found.push({ specifier: match[1] as string, typeOnly: false });
   for (const match of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g))
-    found.push({ specifier: match[1] as string, typeOnly: false });
+    found.push({ specifier: match[1] as string, typeOnly: false, dynamic: true });
   return found;
 }
 
@@ -82,7 +90,7 @@ export function layeringViolations(files: readonly SourceFile[]): string[] {
       from === 'tasks' ||
       RUN_FLOORS.includes(from) ||
       (from === 'adapters' && !BUILD_SIDE_ADAPTER.test(local));
-    for (const { specifier, typeOnly } of importsOf(file.text)) {
+    for (const { specifier, typeOnly, dynamic } of importsOf(file.text)) {
       if (!specifier.startsWith('.')) {
         if (runsInServer && !typeOnly)
           violations.push(
@@ -103,6 +111,16 @@ export function layeringViolations(files: readonly SourceFile[]): string[] {
         );
       } else if (runsInServer && BUILD_SIDE_ADAPTER.test(targetFile.replace(/^src\//, ''))) {
         violations.push(`${file.path} imports ${target}, build code, into code a server runs`);
+      } else if (
+        RUN_TIME_ADAPTER.test(local) &&
+        to === 'adapters' &&
+        !typeOnly &&
+        !dynamic &&
+        !LOADED_AT_START_BY_AN_ADAPTER.test(targetFile)
+      ) {
+        violations.push(
+          `${file.path} imports ${target} at start: a run-time adapter loads how to know its schemas, the rest when first needed`,
+        );
       }
     }
   }

@@ -48,15 +48,6 @@ export interface Zod3Def {
   readonly coerce?: boolean;
 }
 
-export function isZod3(value: unknown): value is Zod3Schema {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Zod3Schema)._def?.typeName === 'string' &&
-    !('_zod' in value)
-  );
-}
-
 /** What toolprep knows of one Zod 3 type, the build's words for it included. */
 export type Zod3Facts = TypeFacts<
   Zod3Schema,

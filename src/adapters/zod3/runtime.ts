@@ -1,5 +1,6 @@
 import type { RuntimeAdapter, StandardResult } from '../../manifest/tool-set.js';
-import { isZod3, type Zod3Schema } from './def.js';
+import type { Zod3Schema } from './def.js';
+import { isZod3 } from './identify.js';
 
 interface Zod3Parser {
   safeParse(value: unknown): Zod3Result;

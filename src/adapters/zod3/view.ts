@@ -1,7 +1,8 @@
 import { getOwn } from '../../shared/run/own-property.js';
 import { keepsValues, scalarKindsOf } from '../type-facts.js';
 import type { SchemaNode, SchemaView } from '../types.js';
-import { factsOf, isZod3, wrappedBy, type Zod3Schema } from './def.js';
+import { factsOf, wrappedBy, type Zod3Schema } from './def.js';
+import { isZod3 } from './identify.js';
 
 /** Zod 3 (`zod@3`, and `zod/v3` of zod 3.25), read through `_def`. */
 export const zod3View: SchemaView<Zod3Schema> = {

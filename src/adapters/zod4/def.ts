@@ -3,11 +3,6 @@ import { getOwn } from '../../shared/run/own-property.js';
 import { type CoercedFacts, DATE_TIME_TEXT, ZOD_MISREADINGS } from '../coerced-facts.js';
 import type { TypeFacts } from '../type-facts.js';
 
-/** Whether a value is a Zod 4 schema, from any of its entry points. */
-export function isZod4(value: unknown): value is $ZodType {
-  return typeof value === 'object' && value !== null && typeof (value as $ZodType)._zod?.def === 'object';
-}
-
 /** The parts of a Zod 4 definition (classic and mini alike) that toolprep reads. */
 export interface Zod4Def {
   readonly type: string;

@@ -1,6 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
 import type { RuntimeAdapter } from '../types.js';
-import { isZod4 } from './def.js';
+import { isZod4 } from './identify.js';
 
 /**
  * Zod 4 at run time (`toolprep/runtime/zod4`): an object's keys, its parser, and the position

@@ -2,7 +2,8 @@ import type { $ZodType } from 'zod/v4/core';
 import { getOwn } from '../../shared/run/own-property.js';
 import { keepsValues, scalarKindsOf } from '../type-facts.js';
 import type { SchemaNode, SchemaView } from '../types.js';
-import { defOf, factsOf, isZod4, wrappedBy } from './def.js';
+import { defOf, factsOf, wrappedBy } from './def.js';
+import { isZod4 } from './identify.js';
 
 /** Zod 4, classic and mini (`zod`, `zod/mini`, `zod/v4`), read through `_zod.def`. */
 export const zod4View: SchemaView<$ZodType> = {
