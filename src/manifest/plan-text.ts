@@ -1,4 +1,4 @@
-import type { Plan, PlanNode } from './plan.js';
+import { type Plan, type PlanNode, planChildren } from './plan.js';
 
 /**
  * A tool's plan in words, one line per position that does something:
@@ -34,22 +34,37 @@ export function describePlan(plan: Plan): string[] {
       lines.push(
         `${here}: ${when('nullAbsent', 'a profile')}null under an undeclared key is taken as left out`,
       );
-    for (const [key, field] of Object.entries(node.fields ?? {})) walk(field, `${prefix}${key}`);
-    if (node.rest) walk(node.rest, `${at}{}`);
-    node.tuple?.forEach((item, index) => {
-      if (item) walk(item, `${at}[${index}]`);
-    });
-    if (node.items) walk(node.items, `${at}[]`);
     const member = (label: string) => `${here} ${label}`;
-    for (const variant of node.variants ?? [])
-      walk(
-        variant.node,
-        member(`when ${node.tag} = ${variant.tags.map((tag) => JSON.stringify(tag)).join(' | ')}`),
-        node.parse,
-      );
-    if (node.object) walk(node.object, member('as an object'), node.parse);
-    if (node.array) walk(node.array, member('as a list'));
-    for (const side of node.all ?? []) walk(side, at, node.parse);
+    for (const { step, child } of planChildren(node))
+      switch (step.kind) {
+        case 'field':
+          walk(child, `${prefix}${step.key}`);
+          break;
+        case 'rest':
+          walk(child, `${at}{}`);
+          break;
+        case 'tuple':
+          walk(child, `${at}[${step.index}]`);
+          break;
+        case 'items':
+          walk(child, `${at}[]`);
+          break;
+        case 'variant':
+          walk(
+            child,
+            member(`when ${node.tag} = ${step.tags.map((tag) => JSON.stringify(tag)).join(' | ')}`),
+            node.parse,
+          );
+          break;
+        case 'object':
+          walk(child, member('as an object'), node.parse);
+          break;
+        case 'array':
+          walk(child, member('as a list'));
+          break;
+        case 'side':
+          walk(child, at, node.parse);
+      }
   };
   walk(plan.root, '');
   for (const [name, definition] of Object.entries(plan.defs ?? {})) walk(definition, name);

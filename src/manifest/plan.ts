@@ -134,3 +134,28 @@ export const positionStep = {
   variant: (tag: unknown): string => `=${JSON.stringify(tag)}`,
   side: (index: 0 | 1): string => `&${index}`,
 } as const;
+
+/** How a plan node reaches one of the nodes it holds. */
+export type PlanStep =
+  | { readonly kind: 'field'; readonly key: string }
+  | { readonly kind: 'rest' | 'items' | 'object' | 'array' | 'side' }
+  | { readonly kind: 'tuple'; readonly index: number }
+  | { readonly kind: 'variant'; readonly tags: readonly unknown[] };
+
+/** The nodes a plan node holds, each with its step: fields, catch-all, tuple, items, variants, union members, sides. */
+export function planChildren(node: PlanNode): { readonly step: PlanStep; readonly child: PlanNode }[] {
+  const children: { step: PlanStep; child: PlanNode }[] = [];
+  for (const [key, child] of Object.entries(node.fields ?? {}))
+    children.push({ step: { kind: 'field', key }, child });
+  if (node.rest) children.push({ step: { kind: 'rest' }, child: node.rest });
+  node.tuple?.forEach((child, index) => {
+    if (child) children.push({ step: { kind: 'tuple', index }, child });
+  });
+  if (node.items) children.push({ step: { kind: 'items' }, child: node.items });
+  for (const { tags, node: child } of node.variants ?? [])
+    children.push({ step: { kind: 'variant', tags }, child });
+  if (node.object) children.push({ step: { kind: 'object' }, child: node.object });
+  if (node.array) children.push({ step: { kind: 'array' }, child: node.array });
+  for (const child of node.all ?? []) children.push({ step: { kind: 'side' }, child });
+  return children;
+}

@@ -13,7 +13,7 @@ import {
 } from '../adapters/structure.js';
 import type { SchemaBuilder, SchemaNode, SchemaView } from '../adapters/types.js';
 import type { ListCheck, Plan, PlanNode, Position, RepairName } from '../manifest/plan.js';
-import { positionStep as step } from '../manifest/plan.js';
+import { planChildren, REPAIR_NAMES, positionStep as step } from '../manifest/plan.js';
 import { setOwn } from '../shared/run/own-property.js';
 
 /** One schema a tool's arguments pass through, where it sits in the contract, and its library. */
@@ -100,23 +100,11 @@ function repairsHeld(plan: Plan, repairs: RepairSettings): RepairName[] {
     if (node.lone) found.add('loneValue');
     if (node.nullAbsent || node.nullAbsentBeyond) found.add('nullAbsent');
     if (node.fold) found.add('caseFold');
-    for (const child of [
-      ...Object.values(node.fields ?? {}),
-      node.rest,
-      node.items,
-      ...(node.tuple ?? []),
-      ...(node.variants ?? []).map((variant) => variant.node),
-      node.object,
-      node.array,
-      ...(node.all ?? []),
-    ])
-      if (child) visit(child);
+    for (const { child } of planChildren(node)) visit(child);
   };
   visit(plan.root);
   for (const definition of Object.values(plan.defs ?? {})) visit(definition);
-  return (['scalarText', 'nullAbsent', 'loneValue', 'caseFold'] as const).filter(
-    (repair) => repairs[repair] && found.has(repair),
-  );
+  return REPAIR_NAMES.filter((repair) => repairs[repair] && found.has(repair));
 }
 
 function compileNode(schema: unknown, position: Position, context: CompileContext): PlanNode | undefined {

@@ -1,69 +1,31 @@
-import type { ListCheck, ValueCheck } from '../../manifest/plan.js';
-import { keepsValues } from '../type-facts.js';
+import type { ValueCheck } from '../../manifest/plan.js';
+import { type DataListCheck, type ListCheckLibrary, listCheckOf } from '../list-checks.js';
 import { factsOf, type Zod3Def, type Zod3Schema } from './def.js';
 
-/**
- * Compiles "would this array member accept that parsed array" to data where that is exact, and
- * otherwise returns undefined: the check is then deferred to the member's own parser.
- */
-export function zod3ListCheck(member: Zod3Schema): Exclude<ListCheck, { defer: unknown }> | undefined {
-  let schema = member;
-  for (let inner = listedThrough(schema); inner; inner = listedThrough(schema)) schema = inner;
-  const def = schema._def;
-  if (factsOf(def).kind !== 'array') return undefined;
-  const item = compileValueCheck(def.type as Zod3Schema);
-  if (!item) return undefined;
-  const bounds: { minItems?: number; maxItems?: number } = {};
-  if (def.exactLength) bounds.minItems = bounds.maxItems = def.exactLength.value;
-  if (def.minLength) bounds.minItems = Math.max(bounds.minItems ?? 0, def.minLength.value);
-  if (def.maxLength) bounds.maxItems = Math.min(bounds.maxItems ?? Infinity, def.maxLength.value);
-  return { ...bounds, item };
-}
+/** Zod 3's definitions, for the list-check compiler. */
+const ZOD3_LISTS: ListCheckLibrary<Zod3Schema, Zod3Def> = {
+  factsOf: (schema) => factsOf(schema._def),
+  defOf: (schema) => schema._def,
+  array: (def) => {
+    const bounds: { minItems?: number; maxItems?: number } = {};
+    if (def.exactLength) bounds.minItems = bounds.maxItems = def.exactLength.value;
+    if (def.minLength) bounds.minItems = Math.max(bounds.minItems ?? 0, def.minLength.value);
+    if (def.maxLength) bounds.maxItems = Math.min(bounds.maxItems ?? Infinity, def.maxLength.value);
+    return { element: def.type as Zod3Schema | undefined, bounds };
+  },
+  plainOptions: (def) => (def.discriminator === undefined ? (def.options ?? []) : undefined),
+  coerces: (def) => def.coerce === true,
+  leaf: (def, json) =>
+    json === 'boolean'
+      ? { type: 'boolean' }
+      : json === 'string'
+        ? compileStringCheck(def)
+        : compileNumberCheck(def),
+};
 
-/** What a wrapper that keeps the values it wraps (`null` aside) wraps: an array through it is one. */
-function listedThrough(schema: Zod3Schema): Zod3Schema | undefined {
-  const facts = factsOf(schema._def);
-  return facts.kind === 'wrapper' && keepsValues(facts.takes) ? facts.inner(schema) : undefined;
-}
-
-function compileValueCheck(schema: Zod3Schema): ValueCheck | undefined {
-  const def = schema._def;
-  const facts = factsOf(def);
-  switch (facts.kind) {
-    case 'wrapper': {
-      if (facts.takes === 'anything') return { any: true };
-      if (facts.takes === 'within') return undefined;
-      const wrapped = facts.inner(schema);
-      const inner = wrapped && compileValueCheck(wrapped);
-      return facts.takes === 'same' ? inner : inner && { anyOf: [{ type: 'null' }, inner] };
-    }
-    case 'values':
-      return { values: facts.values(def) as (string | number | boolean | null)[] };
-    case 'union': {
-      if (def.discriminator !== undefined) return undefined;
-      const options = (def.options ?? []).map(compileValueCheck);
-      return options.every((option) => option !== undefined) ? { anyOf: options as ValueCheck[] } : undefined;
-    }
-    case 'text':
-    case 'any':
-    case 'scalar':
-      switch (facts.json) {
-        case 'any':
-          return { any: true };
-        case 'boolean':
-          return def.coerce ? { any: true } : { type: 'boolean' };
-        case 'null':
-          return { type: 'null' };
-        case 'string':
-          return def.coerce ? undefined : compileStringCheck(def);
-        case 'number':
-          return def.coerce ? undefined : compileNumberCheck(def);
-        default:
-          return undefined;
-      }
-    default:
-      return undefined;
-  }
+/** See `listCheckOf`: an array member's check, as data where that is exact. */
+export function zod3ListCheck(member: Zod3Schema): DataListCheck | undefined {
+  return listCheckOf(member, ZOD3_LISTS);
 }
 
 /** The string checks that are their pattern or their length exactly; a format (email, …) is not. */

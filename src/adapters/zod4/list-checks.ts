@@ -1,6 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
-import type { ListCheck, ValueCheck } from '../../manifest/plan.js';
-import { keepsValues } from '../type-facts.js';
+import type { ValueCheck } from '../../manifest/plan.js';
+import { type DataListCheck, type ListCheckLibrary, listCheckOf } from '../list-checks.js';
 import { defOf, factsOf, type Zod4Def as ZodDef } from './def.js';
 
 /** String formats Zod checks by their pattern alone, so the pattern is the whole check. */
@@ -25,63 +25,24 @@ const INTEGER_RANGES: Record<string, [number, number]> = {
   uint32: [0, 4294967295],
 };
 
-/**
- * Compiles "would this array member accept that parsed array" to data where that is exact, and
- * otherwise returns undefined: the check is then deferred to the member's own parser.
- */
-export function zod4ListCheck(member: $ZodType): Exclude<ListCheck, { defer: unknown }> | undefined {
-  let schema = member;
-  for (let inner = listedThrough(schema); inner; inner = listedThrough(schema)) schema = inner;
-  const def = defOf(schema);
-  if (factsOf(schema).kind !== 'array') return undefined;
-  const bounds = lengthBounds(def, 'Items');
-  const item = compileValueCheck(def.element as $ZodType);
-  return bounds && item ? { ...bounds, item } : undefined;
-}
+/** Zod 4's definitions, for the list-check compiler. */
+const ZOD4_LISTS: ListCheckLibrary<$ZodType, ZodDef> = {
+  factsOf,
+  defOf,
+  array: (def) => ({ element: def.element, bounds: lengthBounds(def, 'Items') }),
+  plainOptions: (def) => (def.discriminator === undefined ? (def.options ?? []) : undefined),
+  coerces: (def) => def.coerce === true,
+  leaf: (def, json) =>
+    json === 'boolean'
+      ? checkless(def, { type: 'boolean' })
+      : json === 'string'
+        ? compileStringCheck(def)
+        : compileNumberCheck(def),
+};
 
-/** What a wrapper that keeps the values it wraps (`null` aside) wraps: an array through it is one. */
-function listedThrough(schema: $ZodType): $ZodType | undefined {
-  const facts = factsOf(schema);
-  return facts.kind === 'wrapper' && keepsValues(facts.takes) ? facts.inner(schema) : undefined;
-}
-
-function compileValueCheck(schema: $ZodType): ValueCheck | undefined {
-  const def = defOf(schema);
-  const facts = factsOf(schema);
-  switch (facts.kind) {
-    case 'wrapper': {
-      if (facts.takes === 'anything') return { any: true };
-      if (facts.takes === 'within') return undefined;
-      const inner = compileValueCheck(facts.inner(schema) as $ZodType);
-      return facts.takes === 'same' ? inner : inner && { anyOf: [{ type: 'null' }, inner] };
-    }
-    case 'values':
-      return { values: facts.values(def) as (string | number | boolean | null)[] };
-    case 'union': {
-      if (def.discriminator !== undefined) return undefined;
-      const options = (def.options ?? []).map(compileValueCheck);
-      return options.every((option) => option !== undefined) ? { anyOf: options as ValueCheck[] } : undefined;
-    }
-    case 'text':
-    case 'any':
-    case 'scalar':
-      switch (facts.json) {
-        case 'any':
-          return { any: true };
-        case 'boolean':
-          return def.coerce ? { any: true } : checkless(def, { type: 'boolean' });
-        case 'null':
-          return { type: 'null' };
-        case 'string':
-          return def.coerce ? undefined : compileStringCheck(def);
-        case 'number':
-          return def.coerce ? undefined : compileNumberCheck(def);
-        default:
-          return undefined;
-      }
-    default:
-      return undefined;
-  }
+/** See `listCheckOf`: an array member's check, as data where that is exact. */
+export function zod4ListCheck(member: $ZodType): DataListCheck | undefined {
+  return listCheckOf(member, ZOD4_LISTS);
 }
 
 function checkless(def: ZodDef, check: ValueCheck): ValueCheck | undefined {
