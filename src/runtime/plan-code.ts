@@ -70,7 +70,7 @@ export function generatedWalk(plan: Plan, steps: Steps): PlanWalk {
     if (!definition) throw new Error(`[toolprep] plan refers to a missing definition "${name}"`);
     const visit = fresh('shared');
     // As in the closures, a reference walks every value by its definition.
-    const reference = { text: visit, structure: visit, lone: visit, visit };
+    const reference = { text: `${visit}(value, walk)`, structure: visit, lone: visit, visit };
     shared.set(name, reference);
     const target = emit(definition);
     functions.push(`function ${visit}(value, walk) { return ${target.visit}(value, walk); }`);
@@ -123,7 +123,7 @@ return ${onObject ? `${onObject}(value, walk)` : 'value'}; }`,
     // Any other tag (or, with `caseFold`, a tag in another case) is the variant the picker finds.
     const picked = `switch (${constant(variantPicker(variants, steps))}(tag)) { ${structures.map((_, index) => `case ${index}: ${walkVariant(index)}`).join(' ')} }`;
     functions.push(
-      `function ${name}(record, walk) { if (Array.isArray(record)) return record; const tag = record[${JSON.stringify(tag)}];
+      `function ${name}(record, walk) { if (Array.isArray(record)) return record; const tag = record[${literal(tag)}];
 ${allLiteral ? `switch (tag) { ${[...cases.values()].join(' ')} }` : ''}
 ${!allLiteral || steps.caseFold ? picked : ''}
 return record; }`,
