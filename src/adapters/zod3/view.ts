@@ -50,10 +50,7 @@ export const zod3View: SchemaView<Zod3Schema> = {
   isObject: (schema) => zod3View.resolve(schema) === schema && zod3View.node(schema).kind === 'object',
   takesNull: (schema) => takesNull(schema, new Set()),
   stringValues,
-  optionalKeys: (object) =>
-    Object.entries(object._def.shape?.() ?? {})
-      .filter(([, field]) => (field as unknown as { isOptional(): boolean }).isOptional())
-      .map(([key]) => key),
+  optionalKeys,
   scalarKinds: (schema) =>
     scalarKindsOf(
       schema,
@@ -61,6 +58,24 @@ export const zod3View: SchemaView<Zod3Schema> = {
       (one) => one._def,
     ),
 };
+
+/** Each object's keys that may be left out, found once: a schema never changes. */
+const optionalKeysOf = new WeakMap<Zod3Schema, readonly string[]>();
+
+/**
+ * Zod 3 says a field is optional by parsing `undefined` with it (`isOptional()`), which builds an
+ * error for every key that is not: the reference would pay that on every call.
+ */
+function optionalKeys(object: Zod3Schema): readonly string[] {
+  let keys = optionalKeysOf.get(object);
+  if (!keys) {
+    keys = Object.entries(object._def.shape?.() ?? {})
+      .filter(([, field]) => (field as unknown as { isOptional(): boolean }).isOptional())
+      .map(([key]) => key);
+    optionalKeysOf.set(object, keys);
+  }
+  return keys;
+}
 
 function takesNull(schema: Zod3Schema, seen: Set<Zod3Schema>): boolean {
   if (seen.has(schema)) return true;
