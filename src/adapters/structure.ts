@@ -80,6 +80,8 @@ export function scalarKinds<S>(view: SchemaView<S>, schema: S, seen = new Set<S>
  * such a value may be made.
  */
 export function refusesOtherKinds<S>(view: SchemaView<S>, schema: S): boolean {
+  // The view answers a structure's scalar kinds with undefined (its members decide) and with none
+  // at all (an empty list) when a wrapper on the way takes anything: undefined is the plain case.
   return view.scalarKinds(schema) === undefined;
 }
 
