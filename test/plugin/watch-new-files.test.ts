@@ -34,9 +34,13 @@ import { z } from 'zod';
 export const countWords = defineTool({ input: z.object({ text: z.string() }) });
 `;
 
-async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -206,8 +210,13 @@ test('Vite dev server: a contract file added and then removed is a tool, then no
   await until(() => existsSync(path.join(project.dir, 'toolprep.manifest.json')), 'the first generation');
   project.write('src/tools/extra.ts', EXTRA);
   await until(() => project.read('toolprep.manifest.json').includes('count_words'), 'the added tool');
-  expect(await listed()).toContain('count_words');
+  // The module the server loads follows once Vite's own watcher has seen the rewritten file.
+  await until(async () => (await listed()).includes('count_words'), 'the added tool in the loaded module');
   rmSync(path.join(project.dir, 'src/tools/extra.ts'));
   await until(() => !project.read('toolprep.manifest.json').includes('count_words'), 'the removed tool');
+  await until(
+    async () => !(await listed()).includes('count_words'),
+    'the removed tool gone from the loaded module',
+  );
   expect(await listed()).not.toContain('count_words');
 }, 60_000);
