@@ -5,7 +5,7 @@ import { isRecord } from '../shared/run/is-record.js';
 import { setOwn } from '../shared/run/own-property.js';
 
 /** The defaults of `task`, documented in docs/guide/tasks.md. */
-export const TASK_DEFAULTS = { ttlMs: 3_600_000, pollIntervalMs: 2_000, repeatWindowMs: 60_000 } as const;
+const TASK_DEFAULTS = { ttlMs: 3_600_000, pollIntervalMs: 2_000, repeatWindowMs: 60_000 } as const;
 
 const SUPPORTS = ['forbidden', 'optional', 'required'] as const;
 const OPTION_KEYS = ['support', 'ttlMs', 'pollIntervalMs', 'repeatWindowMs', 'questions'] as const;

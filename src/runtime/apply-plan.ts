@@ -63,7 +63,8 @@ export function applyPlan(plan: Plan, args: unknown, options?: ApplyPlanOptions)
   let walk = compiled[index];
   if (!walk) {
     walk = compileWalk(plan, { nullAbsent: (index & 1) === 1, caseFold: (index & 2) === 2 }, jitless);
-    compiled[index] = walk;
+    // A walk that fell back to closures is kept where the next call, now jitless, looks for it.
+    compiled[codeGenerationAllowed ? index : index | 4] = walk;
   }
   return walk(args, { path: [], maxDepth: options?.maxDepth ?? 64, acceptsAt: options?.acceptsAt });
 }

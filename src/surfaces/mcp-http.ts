@@ -2,7 +2,13 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 import { type AnswerMode, type FirstAnswers, firstHttpAnswer } from './mcp-first-answers.js';
 import { type AttachToolsOptions, servingOf } from './mcp-listing.js';
-import { isModernMessage, type ModernOptions, type ModernServing, type ModernWork } from './mcp-modern.js';
+import {
+  isModernMessage,
+  type ModernOptions,
+  type ModernServing,
+  type ModernWork,
+  TASK_METHODS,
+} from './mcp-modern.js';
 import type { McpSessionOptions } from './mcp-sessions.js';
 
 /**
@@ -192,7 +198,7 @@ export type HttpRoute =
 export type ModernFeatures = (request: Request, parsedBody: unknown) => Promise<Response>;
 
 /** The methods toolprep answers itself on 2026-07-28 even when `modernFeatures` are given: the tools, and their tasks. */
-const OWN_MODERN_METHODS = new Set(['tools/list', 'tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel']);
+const OWN_MODERN_METHODS = new Set(['tools/list', 'tools/call', ...TASK_METHODS]);
 
 export interface HttpServing {
   readonly modern: ModernServing;

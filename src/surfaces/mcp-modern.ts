@@ -36,8 +36,6 @@ import type { HeaderReader, McpTasks, TaskServingOptions } from './mcp-tasks.js'
  * nothing of Node: the stdio reader, the Node HTTP handler and the fetch handler all use it.
  */
 
-export { MODERN_VERSION };
-
 /** The JSON-RPC errors of 2026-07-28 and the HTTP status each goes with. */
 const ERRORS = {
   invalidRequest: { code: -32600, status: 400 },
@@ -688,7 +686,7 @@ function errorAnswer(id: Id | null, error: { code: number; status: number }, mes
 }
 
 /** The methods of the tasks extension whose `Mcp-Name` is the task id. */
-const TASK_METHODS: readonly string[] = ['tasks/get', 'tasks/update', 'tasks/cancel'];
+export const TASK_METHODS: readonly string[] = ['tasks/get', 'tasks/update', 'tasks/cancel'];
 
 /** Whether the request's capabilities declare the tasks extension. */
 function declaresTasks(meta: Record<string, unknown>): boolean {

@@ -243,7 +243,7 @@ export function mcpTasks(
 }
 
 /** A task as `tasks/get` returns it and `notifications/tasks` carries it: what its status shows. */
-export function wireTask(task: TaskRecord): Record<string, unknown> {
+function wireTask(task: TaskRecord): Record<string, unknown> {
   return {
     taskId: task.taskId,
     status: task.status,

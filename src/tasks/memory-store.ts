@@ -1,4 +1,5 @@
 import {
+  callListener,
   isTerminal,
   type NewTask,
   type TaskEnd,
@@ -194,15 +195,6 @@ export function memoryTaskStore(options: { now?: () => number } = {}): TaskStore
       };
     },
   };
-}
-
-function callListener(listener: TaskListener, task: TaskRecord): void {
-  // A listener that throws must not stop the others.
-  try {
-    listener(task);
-  } catch (error) {
-    console.error(`[toolprep] a listener of the task ${task.taskId} threw:`, error);
-  }
 }
 
 /**

@@ -86,6 +86,15 @@ export type TaskEnd =
 /** Called with the task after each of its transitions, on whichever node made it. */
 export type TaskListener = (task: TaskRecord) => void;
 
+/** Tells a listener of a task: one that throws must not stop the others, nor a store's message loop. */
+export function callListener(listener: TaskListener, task: TaskRecord): void {
+  try {
+    listener(task);
+  } catch (error) {
+    console.error(`[toolprep] a listener of the task ${task.taskId} threw:`, error);
+  }
+}
+
 export interface TaskStore {
   /**
    * Creates the task, durably: once this resolves, `get` on any node finds it. With `repeat`, a

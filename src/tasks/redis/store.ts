@@ -1,4 +1,4 @@
-import type { NewTask, TaskListener, TaskRecord, TaskStatus, TaskStore } from '../store.js';
+import { callListener, type NewTask, type TaskRecord, type TaskStatus, type TaskStore } from '../store.js';
 import { type RedisConnection, replyPairs } from './connection.js';
 import {
   ANSWER_TASK,
@@ -146,15 +146,6 @@ export function redisTaskStore(connection: RedisConnection, options: { prefix?: 
 function existing(record: TaskRecord | undefined, taskId: string): TaskRecord {
   if (record === undefined) throw new Error(`[toolprep] Redis returned no fields for the task ${taskId}`);
   return record;
-}
-
-function callListener(listener: TaskListener, task: TaskRecord): void {
-  // A listener that throws must not stop the others, nor the connection's message loop.
-  try {
-    listener(task);
-  } catch (error) {
-    console.error(`[toolprep] a listener of the task ${task.taskId} threw:`, error);
-  }
 }
 
 /**

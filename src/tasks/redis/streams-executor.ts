@@ -16,7 +16,7 @@ export interface RedisStreamsExecutorOptions {
   readonly blockMs?: number;
 }
 
-/** XAUTOCLAIM's largest batch. */
+/** How many stale entries one reaper pass claims (XAUTOCLAIM's COUNT, our choice). */
 const REAP_COUNT = 10;
 
 /**
