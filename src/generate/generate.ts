@@ -16,11 +16,11 @@ import type { Problem } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
 import { explainTool, type ToolPass } from './explain.js';
 import {
+  budgetFoundStrictRequests,
   budgetOverruns,
   contractAt,
   duplicateNames,
   type FoundTool,
-  planStrictRequests,
   prepareFile,
 } from './prepare-files.js';
 import { type Project, type ProjectOptions, resolveProject } from './project.js';
@@ -160,7 +160,7 @@ export async function generateProject(
   }
   await cache?.save();
   problems.push(...duplicateNames(found));
-  const planned = planStrictRequests(found, config);
+  const planned = budgetFoundStrictRequests(found, config);
   found.splice(0, found.length, ...planned.tools);
   warnings.push(...planned.warnings);
   if (config.budget) problems.push(...budgetOverruns(found, config.budget));

@@ -8,6 +8,7 @@ import { prepareTool } from '../prepare/prepare-tool.js';
 import { budgetStrictRequests } from '../prepare/profiles/request-budget.js';
 import { exportPath } from '../shared/build/export-path.js';
 import { type Problem, placed, ToolprepError } from '../shared/build/problems.js';
+import { isPlainObject } from '../shared/run/is-record.js';
 
 /** A prepared tool with the export it came from. */
 export type FoundTool = EmittableTool & {
@@ -124,12 +125,6 @@ function unnamedContracts(
   return problems;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
 /** What names a contract without a `name`: the object's key, the export's name, or a default export's file name. */
 export function defaultNameOf(ref: ContractRef): string | undefined {
   if (ref.member !== undefined) return typeof ref.member === 'string' ? ref.member : undefined;
@@ -178,12 +173,11 @@ export function duplicateNames(tools: readonly FoundTool[]): Problem[] {
 }
 
 /**
- * Anthropic strict tool use limits each request, summed over its strict tools: a request over them
- * is a warning (a server may send a few tools per request), or, with `budget: 'plan'`, the tools
- * that do not fit are sent as `anthropic` (their documents and sizes made anew) and a warning says
- * which.
+ * The found tools through `budgetStrictRequests` (Anthropic strict tool use limits each request,
+ * summed over its strict tools: a warning, or with `budget: 'plan'` the tools that do not fit sent
+ * as `anthropic`), each changed tool's size measured anew.
  */
-export function planStrictRequests(
+export function budgetFoundStrictRequests(
   tools: readonly FoundTool[],
   config: ResolvedToolprepConfig,
 ): { tools: FoundTool[]; warnings: Problem[] } {

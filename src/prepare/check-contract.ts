@@ -6,6 +6,7 @@ import { checkToolName, deriveToolName, type NameRule } from '../contract/names.
 import { TOOL_ANNOTATION_KEYS, type ToolAnnotations, type ToolContract } from '../contract/types.js';
 import type { RepairName } from '../manifest/plan.js';
 import type { Problem } from '../shared/build/problems.js';
+import { isPlainObject } from '../shared/run/is-record.js';
 
 /** A contract's schemas, each with the builder of its library. */
 export type ContractSchemas = Partial<
@@ -174,10 +175,4 @@ function checkAnnotations(
       });
     }
   }
-}
-
-function isPlainObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }

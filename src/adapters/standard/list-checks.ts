@@ -1,8 +1,6 @@
 import type { ListCheck, ValueCheck } from '../../manifest/plan.js';
+import { isRecord } from '../../shared/run/is-record.js';
 import { JsonNode, standardView } from './json-view.js';
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * "Would this array member accept that parsed array", decided by the member's JSON Schema. A
