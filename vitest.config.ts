@@ -40,6 +40,9 @@ export default defineConfig({
     // `npm run fuzz` up to 2,000, some 3 GB (test/support/schema-libraries.ts).
     execArgv: ['--max-old-space-size=6144'],
     testTimeout: 60_000,
+    // Hooks get the tests' time: a beforeAll that runs the built CLI once or twice takes a few
+    // seconds here and several times that on a loaded machine (vitest's default is 10 s).
+    hookTimeout: 60_000,
     // Three workers on two cores: most files wait on processes they start (servers, bundlers, npm),
     // and vitest's default (cores - 1) left one core idle for most of the run. Measured here:
     // one worker 542 s, two 360 s, three 337 s, every test passing.

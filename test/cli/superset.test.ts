@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { BUILD_PACKAGE, copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
@@ -9,6 +9,15 @@ import { BUILD_PACKAGE, copyFixture, type FixtureProject, REPO } from '../suppor
  * accepts, from its library's own JSON Schema, validate against every document toolprep emits (MCP,
  * agent, each profile's). A toolprep that breaks the flattening's superset fails it: the sabotage.
  */
+
+/**
+ * A budget per tool that the clock never reaches: each pass tries all its values (at most 400), so
+ * what a test sees does not depend on how busy the machine is. Under the default 250 ms a pass on
+ * a loaded machine can stop before the value that shows a sabotage, and the command then reports
+ * only the stale manifest: an empty stderr.
+ */
+const UNHURRIED = ['--explain-ms', '600000'];
+
 let fixture: FixtureProject;
 beforeAll(() => {
   fixture = copyFixture('superset');
@@ -17,7 +26,7 @@ beforeAll(() => {
 afterAll(() => fixture.remove());
 
 test('every document of a flattened union, with four profiles, takes what the contracts accept', () => {
-  const result = fixture.cli('check', '--explain');
+  const result = fixture.cli('check', '--explain', ...UNHURRIED);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   const proven = /every document takes the (\d+) values the contracts accept/.exec(result.stdout)?.[1];
@@ -26,9 +35,11 @@ test('every document of a flattened union, with four profiles, takes what the co
 
 /** `check --explain` by a copy of the built @toolprep/build with `from` replaced by `to` in `file`. */
 function checkWithSabotage(file: string, from: string, to: string) {
-  const sabotaged = path.join(REPO, 'node_modules/.cache/toolprep-test/sabotaged-build');
-  rmSync(sabotaged, { recursive: true, force: true });
-  mkdirSync(sabotaged, { recursive: true });
+  // Under this repository's node_modules, so that the copy finds the build's dependencies; a folder
+  // of its own, so that another run of this file (in another vitest) never removes it mid-command.
+  const parent = path.join(REPO, 'node_modules/.cache/toolprep-test');
+  mkdirSync(parent, { recursive: true });
+  const sabotaged = mkdtempSync(path.join(parent, 'sabotaged-build-'));
   cpSync(path.join(BUILD_PACKAGE, 'dist'), path.join(sabotaged, 'dist'), { recursive: true });
   const target = path.join(sabotaged, 'dist/src', file);
   const source = readFileSync(target, 'utf8');
@@ -38,7 +49,7 @@ function checkWithSabotage(file: string, from: string, to: string) {
   try {
     return spawnSync(
       process.execPath,
-      [path.join(sabotaged, 'dist/src/cli/main.js'), 'check', '--explain', '--no-cache'],
+      [path.join(sabotaged, 'dist/src/cli/main.js'), 'check', '--explain', '--no-cache', ...UNHURRIED],
       { cwd: fixture.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
     );
   } finally {

@@ -1,24 +1,26 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Browser, hasChromium as chromiumFound, launchChromium } from '../support/chromium.js';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type Browser, launchChromium } from '../support/chromium.js';
 import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+import { needs } from '../support/services.js';
 
 /**
  * The surface report in a real browser: headless Chromium (Debian's package, driven by
  * playwright-core) opens the page `toolprep inspect --html` writes for a fixture project, finds
  * each tool, reads its token figures, follows a change to its tool and keeps a screenshot in
  * test-artifacts/; then Vite's dev server serves the page live, and the browser sees it follow an
- * edited contract. Without Chromium (`apt-get install chromium`; `.ci/run` installs it), skipped.
+ * edited contract. Without Chromium (`apt-get install chromium`; `.ci/run` installs it), skipped
+ * (under CI, failed).
  */
 const ARTIFACTS = path.join(REPO, 'test-artifacts');
-const hasChromium = chromiumFound('the browser tests of the surface report');
+const chromium = needs('chromium');
 
 let browser: Browser;
 let fixture: FixtureProject;
 beforeAll(async () => {
-  if (!hasChromium) return;
+  if (!chromium.present) return;
   browser = await launchChromium();
   fixture = copyFixture('hidden-constraints');
   fixture.write('toolprep.config.ts', 'export default { budget: { tool: 2000, total: 8000 } };\n');
@@ -30,7 +32,7 @@ afterAll(async () => {
   fixture?.remove();
 });
 
-describe.skipIf(!hasChromium)('the surface report in Chromium', () => {
+chromium.describe('the surface report in Chromium', () => {
   test('inspect --html: every tool, its tokens, the hidden constraints, and a change followed to its tool', async () => {
     // A change to a committed tool: a new field on search_notes.
     fixture.write(

@@ -1,17 +1,9 @@
-import { existsSync } from 'node:fs';
-
 /**
  * Headless Chromium for the browser tests: Debian's package, driven by playwright-core. Without it
- * (`apt-get install chromium`; `.ci/run` installs it) the tests that need it are skipped, and the
- * file says so once.
+ * (`apt-get install chromium`; `.ci/run` installs it) the tests that need it are skipped, or fail
+ * under CI: `needs('chromium')` (test/support/services.ts) decides.
  */
 export const CHROMIUM = '/usr/bin/chromium';
-
-export function hasChromium(tests: string): boolean {
-  const found = existsSync(CHROMIUM);
-  if (!found) console.warn(`[toolprep] ${tests} are skipped: no ${CHROMIUM} (apt-get install chromium)`);
-  return found;
-}
 
 export type Browser = import('playwright-core').Browser;
 

@@ -6,7 +6,7 @@ import { freePort } from '../../scripts/local-servers.mjs';
 /**
  * Debian's nginx as a round-robin balancer in front of server processes, for the tests that run
  * several nodes (no affinity: each request goes to the next node). Undefined when nginx is not
- * installed: those tests skip, saying so.
+ * installed: those tests are skipped, or fail under CI (`needs('nginx')`, test/support/services.ts).
  */
 export const NGINX = ['/usr/sbin/nginx', 'nginx'].find(
   (command) => spawnSync(command, ['-v'], { stdio: 'ignore' }).status === 0,

@@ -1,4 +1,7 @@
-import { expect, test } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, test } from 'vitest';
 import { requestHeaders, requestMeta } from '../../scripts/mcp-2026-wire.mjs';
 
 /**
@@ -160,8 +163,32 @@ async function listenUntil(
 
 const taskIdOf = (task: Record<string, unknown>) => task.taskId as string;
 
+/**
+ * Where the handlers of fixtures/tasks note each run their task's signal aborted (one file per
+ * task id, saying `<tool> on <node>`). Set here, on import, so that the handlers of this process
+ * and of every server process the test file starts afterwards (they inherit the environment) note
+ * into one folder of this file's own.
+ */
+const ABORTED_RUNS_DIR = mkdtempSync(path.join(tmpdir(), 'toolprep-aborted-runs-'));
+process.env.ABORTED_RUNS_DIR = ABORTED_RUNS_DIR;
+
+/** What the handler of `taskId` noted when its signal aborted (waits for it), or that it noted nothing. */
+async function abortedRun(taskId: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return readFileSync(path.join(ABORTED_RUNS_DIR, taskId), 'utf8');
+    } catch {
+      if (Date.now() > deadline) return `no handler noted an abort of ${taskId} within ${timeoutMs} ms`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** Declares every scenario as a test against `deployment()` (read when each test runs). */
 export function taskScenarios(deployment: () => TaskDeployment): void {
+  afterAll(() => rmSync(ABORTED_RUNS_DIR, { recursive: true, force: true }));
+
   test('a task made on one node is polled on the others, and its result is the one its output schema parsed', async () => {
     const { url, nodes } = deployment();
     const pages = ['intro', 'numbers', 'outlook'];
@@ -228,6 +255,9 @@ export function taskScenarios(deployment: () => TaskDeployment): void {
     expect(cancel.result).toMatchObject({ resultType: 'complete' });
     const { task: cancelled } = await pollUntil(url, taskIdOf(task), ['cancelled', 'completed', 'failed']);
     expect(cancelled.status).toBe('cancelled');
+    // The handler's own signal was aborted, on whichever node ran it: the run was stopped, not
+    // merely outlived (its 8 s of pages are far from over).
+    expect(await abortedRun(taskIdOf(task))).toMatch(/^build_report on /);
     // Long after the run would have ended, it is still cancelled: the aborted run did not settle it.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const later = await post(url, 'tasks/get', { taskId: taskIdOf(task) });

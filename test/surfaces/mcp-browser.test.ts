@@ -6,11 +6,12 @@ import { build } from 'esbuild';
 import { defineTool } from 'toolprep';
 import { createMcpHttpHandler } from 'toolprep/mcp';
 import { createToolRuntime } from 'toolprep/runtime';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { z } from 'zod';
-import { type Browser, hasChromium, launchChromium } from '../support/chromium.js';
+import { type Browser, launchChromium } from '../support/chromium.js';
 import { REPO } from '../support/fixture-project.js';
 import type { PageClients, PageOutcome } from '../support/mcp-browser-clients.js';
+import { needs } from '../support/services.js';
 
 /**
  * toolprep's HTTP server from a real browser on another origin (decision 0026): headless Chromium
@@ -18,10 +19,11 @@ import type { PageClients, PageOutcome } from '../support/mcp-browser-clients.js
  * clients bundled for the browser — lists the tools of and calls a tool on the server at another
  * (http://localhost:B), in a 2025 session and statelessly on 2026-07-28. The browser itself
  * enforces CORS: the preflights, the `Mcp-Param-*` header, the session id read from an answer. A
- * page on an origin the server was not told is refused at its preflight. Skipped without Chromium.
+ * page on an origin the server was not told is refused at its preflight. Skipped without Chromium
+ * (under CI, failed).
  */
 
-const chromiumThere = hasChromium('the MCP browser tests');
+const chromium = needs('chromium');
 
 const countNotes = defineTool({
   description: 'Count the notes in a folder.',
@@ -75,7 +77,7 @@ async function pageServer(script: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!chromiumThere) return;
+  if (!chromium.present) return;
   const bundled = await build({
     entryPoints: [path.join(REPO, 'test/support/mcp-browser-clients.ts')],
     bundle: true,
@@ -133,7 +135,7 @@ async function runIn(page: string, client: keyof PageClients): Promise<PageOutco
   }
 }
 
-describe.skipIf(!chromiumThere)('the official MCP clients in Chromium, from another origin', () => {
+chromium.describe('the official MCP clients in Chromium, from another origin', () => {
   test('2025: a session (its id read from an answer), the tools listed, a call, the session ended', async () => {
     seen.length = 0;
     const outcome = await runIn(allowedPage, 'session2025');

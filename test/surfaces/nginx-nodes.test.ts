@@ -3,10 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { requestHeaders, requestMeta, VERSION } from '../../scripts/mcp-2026-wire.mjs';
 import { type FixtureProject, mcpServerProject } from '../support/fixture-project.js';
-import { NGINX, startNginx, stopProcess } from '../support/nginx.js';
+import { startNginx, stopProcess } from '../support/nginx.js';
+import { needs } from '../support/services.js';
 
 /**
  * MCP 2026-07-28 holds nothing between requests: behind a real nginx doing round robin over three
@@ -16,8 +17,6 @@ import { NGINX, startNginx, stopProcess } from '../support/nginx.js';
 
 const STATE_KEY = 'the key every node behind the balancer shares, 32+ characters';
 const OTHER_KEY = 'a key of another deployment, also thirty-two characters';
-if (!NGINX)
-  console.warn('[nginx-nodes] nginx is not installed (apt-get install nginx): these tests are skipped');
 
 // nginx forwards `Host: nodes` (the upstream's name); direct calls come with a loopback host.
 const SERVER = `import { serveHttp } from 'toolprep/mcp';
@@ -102,7 +101,7 @@ let outsider: Node | undefined;
 let balancer: string;
 const direct = (node: Node) => `http://127.0.0.1:${node.port}`;
 
-describe.skipIf(!NGINX)('behind nginx, round robin over three nodes sharing one key', () => {
+needs('nginx').describe('behind nginx, round robin over three nodes sharing one key', () => {
   beforeAll(async () => {
     project = await mcpServerProject('project', { nodes: SERVER });
     const server = path.join(project.dir, 'out/nodes.js');

@@ -6,7 +6,8 @@ import { memoryTaskStore } from '../../src/tasks/memory-store.js';
 import { fromIoredis, fromNodeRedis, type RedisConnection } from '../../src/tasks/redis/connection.js';
 import { redisTaskStore } from '../../src/tasks/redis/store.js';
 import type { NewTask } from '../../src/tasks/store.js';
-import { type RedisServer, redisServerInstalled, startRedisServer } from '../support/redis.js';
+import { type RedisServer, startRedisServer } from '../support/redis.js';
+import { needs } from '../support/services.js';
 import { describeTaskStore } from '../support/task-store-cases.js';
 
 describeTaskStore('memoryTaskStore', {
@@ -93,7 +94,7 @@ const CLIENTS: Record<string, (url: string) => Promise<Client>> = {
   },
 };
 
-describe.skipIf(!redisServerInstalled)('on redis-server', () => {
+needs('redis-server').describe('on redis-server', () => {
   let server: RedisServer;
   beforeAll(async () => {
     server = await startRedisServer();

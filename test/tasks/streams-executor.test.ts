@@ -7,7 +7,8 @@ import {
   redisStreamsExecutor,
 } from '../../src/tasks/redis/streams-executor.js';
 import type { TaskExecutor } from '../../src/tasks/store.js';
-import { type RedisServer, redisServerInstalled, startRedisServer } from '../support/redis.js';
+import { type RedisServer, startRedisServer } from '../support/redis.js';
+import { needs } from '../support/services.js';
 
 /**
  * Two nodes (consumers a and b) on one stream, on a real redis-server: each task runs once; a run
@@ -58,7 +59,7 @@ const CLIENTS: Record<string, (url: string) => Promise<Node>> = {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.skipIf(!redisServerInstalled)('redisStreamsExecutor on redis-server', () => {
+needs('redis-server').describe('redisStreamsExecutor on redis-server', () => {
   let server: RedisServer;
   beforeAll(async () => {
     server = await startRedisServer();

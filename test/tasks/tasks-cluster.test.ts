@@ -11,11 +11,12 @@ import {
 } from '@modelcontextprotocol/ext-tasks/client';
 import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
 import type { ErrorV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { z } from 'zod';
 import { type FixtureProject, mcpServerProject, REPO } from '../support/fixture-project.js';
-import { NGINX, startNginx, stopProcess } from '../support/nginx.js';
-import { type RedisServer, redisServerInstalled, startRedisServer } from '../support/redis.js';
+import { startNginx, stopProcess } from '../support/nginx.js';
+import { type RedisServer, startRedisServer } from '../support/redis.js';
+import { needs } from '../support/services.js';
 import {
   DECLARING,
   post,
@@ -33,11 +34,7 @@ import {
  */
 
 const STATE_KEY = 'the key every task node behind the balancer shares, 32+ characters';
-const available = NGINX !== undefined && redisServerInstalled;
-if (!available)
-  console.warn(
-    `[tasks-cluster] skipped: needs ${[NGINX ? [] : ['nginx'], redisServerInstalled ? [] : ['redis-server']].flat().join(' and ')} (apt-get install nginx redis-server)`,
-  );
+const cluster = needs('nginx', 'redis-server');
 
 // nginx forwards `Host: nodes` (the upstream's name); direct calls come with a loopback host. A
 // lease of 1.5 s so that a killed node's run is reaped within seconds, not the default 30. The
@@ -152,7 +149,7 @@ async function kill(url: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!available) return;
+  if (!cluster.present) return;
   redis = await startRedisServer();
   project = await mcpServerProject('tasks', { node: SERVER });
   // The server imports ioredis, a development dependency of this repository: linked like the SDKs.
@@ -251,7 +248,7 @@ function taskSession(client: Client, asked: unknown[] = []) {
   });
 }
 
-describe.skipIf(!available)('the official SDK v2 client through nginx', () => {
+cluster.describe('the official SDK v2 client through nginx', () => {
   test('negotiates 2026-07-28, lists the seven tools and calls ping', async () => {
     const client = await sdkClient();
     try {
@@ -342,7 +339,7 @@ async function settled(execution: ToolExecution<unknown>): Promise<unknown> {
   throw new Error(`the task did not complete (${outcome.status}): ${reasons.join(' ← ')}`);
 }
 
-describe.skipIf(!available)('the official ext-tasks client through nginx', () => {
+cluster.describe('the official ext-tasks client through nginx', () => {
   test('a session calls build_report as a task and settles it', async () => {
     const client = await sdkClient();
     const session = taskSession(client);
@@ -377,6 +374,6 @@ describe.skipIf(!available)('the official ext-tasks client through nginx', () =>
 });
 
 // Last: its kill scenario leaves one node of three.
-describe.skipIf(!available)('tasks across three nodes on Redis', () => {
+cluster.describe('tasks across three nodes on Redis', () => {
   taskScenarios(() => deployment);
 });
