@@ -12,7 +12,7 @@ export type { ToolprepPluginOptions } from './session.js';
  * The generated module is a real file (`src/toolprep.gen.ts`) imported by its path, so every
  * bundler and `tsc` resolve it without a virtual id. See docs/decisions/0005-bundler-plugin.md.
  */
-export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined, false> = (options) => {
+const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined, false> = (options) => {
   const session = createPluginSession(options);
   return {
     name: 'toolprep',
@@ -42,4 +42,3 @@ export const unpluginFactory: UnpluginFactory<ToolprepPluginOptions | undefined,
 };
 
 export const unplugin = createUnplugin(unpluginFactory);
-export default unplugin;

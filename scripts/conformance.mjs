@@ -24,9 +24,9 @@ import { fileURLToPath } from 'node:url';
 import { BUILD_PACKAGE, bundleServers, linkPackages, REPO } from './packages.mjs';
 import { node22 } from './side-tools.mjs';
 
-const SUITE = path.join(REPO, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const SUITE = fileURLToPath(import.meta.resolve('@modelcontextprotocol/conformance/dist/index.js'));
 /** The suite's release for 2026-07-28 (0.2 alpha), installed under another name beside 0.1.16. */
-const SUITE_2026 = path.join(REPO, 'node_modules/conformance2026/dist/index.js');
+const SUITE_2026 = fileURLToPath(import.meta.resolve('conformance2026/dist/index.js'));
 /** Why the tasks scenarios are compared with nothing. */
 const NO_TASKS_BASELINE =
   'no SDK serves the tasks extension (the SDK v2 has no tasks, and toolprep’s tools on an SDK v2 server run as plain calls)';

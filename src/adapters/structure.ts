@@ -1,4 +1,4 @@
-import { type Position, positionStep, type ScalarKind } from '../manifest/plan.js';
+import { type Position, positionStep, type ScalarKind, type StructureKind } from '../manifest/plan.js';
 import { getOwn } from '../shared/run/own-property.js';
 import type { SchemaNode, SchemaView } from './types.js';
 
@@ -6,8 +6,6 @@ import type { SchemaNode, SchemaView } from './types.js';
  * The questions the coercion rule asks of a schema, answered once for every library from its view:
  * the plan compiler and the run-time reference both ask them here, so they cannot drift apart.
  */
-
-export type StructureKind = 'object' | 'array';
 
 /** True when the schema takes some raw string: the member rule for unions. */
 export function acceptsRawString<S>(view: SchemaView<S>, schema: S, seen = new Set<S>()): boolean {

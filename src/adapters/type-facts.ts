@@ -29,7 +29,7 @@ export type Takes =
   | 'within';
 
 /** A wrapper, looked through to the schema it wraps as `takes` says. */
-export interface WrapperFacts<Schema> {
+interface WrapperFacts<Schema> {
   readonly kind: 'wrapper';
   readonly takes: Takes;
   readonly inner: (schema: Schema) => Schema | undefined;
@@ -44,12 +44,12 @@ export interface WrapperFacts<Schema> {
  * A structure, whose parts its definition holds under the kind's names. An object, record, array
  * or tuple refuses `null`; a union takes it if a member does, an intersection if both sides do.
  */
-export interface ContainerFacts {
+interface ContainerFacts {
   readonly kind: 'object' | 'record' | 'array' | 'tuple' | 'union' | 'intersection';
 }
 
 /** A literal or an enum: the values it lists, strings among them or not. */
-export interface ValuesFacts<Def> {
+interface ValuesFacts<Def> {
   readonly kind: 'values';
   readonly values: (def: Def) => readonly unknown[];
   /** `listed`: it takes `null` if it lists it. */
@@ -57,7 +57,7 @@ export interface ValuesFacts<Def> {
 }
 
 /** Any other type. */
-export interface LeafFacts<Schema> {
+interface LeafFacts<Schema> {
   /** `text`: takes some raw strings; `any`: any value; `scalar`: no string and no structure. */
   readonly kind: 'text' | 'any' | 'scalar';
   /** `refused` where its parser surely refuses `null`; `taken` where it may take it. */

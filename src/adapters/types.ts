@@ -28,7 +28,7 @@ export type SchemaNode<Schema> =
   /** Takes no string and no structure (numbers, booleans, null, dates, …). */
   | { readonly kind: 'scalar' };
 
-export type { PositionFinder, RuntimeAdapter, StandardResult } from '../manifest/tool-set.js';
+export type { RuntimeAdapter } from '../manifest/tool-set.js';
 
 /**
  * A schema library read structurally: what the plan compiler and the run-time reference

@@ -8,7 +8,7 @@ export interface Output {
   readonly paint: Paint;
 }
 
-export interface Paint {
+interface Paint {
   readonly red: (text: string) => string;
   readonly yellow: (text: string) => string;
   readonly green: (text: string) => string;

@@ -137,7 +137,7 @@ const optionsObject = z.strictObject({
 });
 
 /** The options with the checks that span several of them. */
-export const toolprepOptionsSchema = optionsObject
+const toolprepOptionsSchema = optionsObject
   .refine((options) => path.normalize(options.manifest) !== path.normalize(options.module), {
     path: ['module'],
     message: 'must not be the same file as `manifest`',

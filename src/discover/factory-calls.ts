@@ -19,7 +19,7 @@ export function enclosingFunction(node: TsMorph.Node, Node: typeof TsMorph.Node)
 }
 
 /** Which calls of a module make contracts. */
-export interface ContractCalls {
+interface ContractCalls {
   /** A call of toolprep's `defineTool`, under whatever name the module imports it. */
   callsDefineTool(call: TsMorph.CallExpression): boolean;
   /** A call of a tool factory of the project: declared in the module, or imported from one of the project. */

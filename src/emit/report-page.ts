@@ -3,7 +3,7 @@ import { describePlan } from '../manifest/plan-text.js';
 import { fieldRows } from '../shared/json-schema/schema-text.js';
 
 /** A rule a tool's parser enforces that its documents do not show (`check --explain`). */
-export interface ReportFinding {
+interface ReportFinding {
   readonly tool: string;
   readonly field: string;
   readonly counterexample: unknown;

@@ -22,7 +22,7 @@ const OPTIONS = { strict: false, validateFormats: false, ownProperties: true } a
 let validators: { draft2020: Ajv2020; draft07: Ajv } | undefined;
 
 /** What a validator says of the last value it refused: Ajv's errors, with `__proto__` named as it is. */
-export interface ValidationError {
+interface ValidationError {
   readonly instancePath: string;
   readonly message?: string;
 }

@@ -37,7 +37,7 @@ export interface GenerationOptions {
 export interface GenerateOptions extends ProjectOptions, GenerationOptions {}
 
 /** A tool the generation found: as prepared, where, and the explain stage's pass when it was prepared in this run. */
-export interface GeneratedTool {
+interface GeneratedTool {
   readonly prepared: PreparedTool;
   readonly ref: ContractRef;
   /** None for a tool from the cache: its contract was not loaded. */

@@ -108,7 +108,7 @@ export function describeExplanation(explanation: Explanation): ExplanationReport
 }
 
 /** `[toolprep] src/a.ts:4 tool "x", input.path: the document allows "a", which the parser refuses: …`. */
-export function formatFinding(finding: HiddenConstraint): string {
+function formatFinding(finding: HiddenConstraint): string {
   const hint = finding.described
     ? 'its description may say so already'
     : "describe the rule in the field's description, or express it in the schema so that it reaches the document";

@@ -126,7 +126,7 @@ function unnamedContracts(
 }
 
 /** What names a contract without a `name`: the object's key, the export's name, or a default export's file name. */
-export function defaultNameOf(ref: ContractRef): string | undefined {
+function defaultNameOf(ref: ContractRef): string | undefined {
   if (ref.member !== undefined) return typeof ref.member === 'string' ? ref.member : undefined;
   if (ref.exportName !== 'default') return ref.exportName;
   // The file's name, its words joined as an export's would be: read-file.ts → read_file.

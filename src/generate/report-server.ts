@@ -8,7 +8,7 @@ import { baselineOf, surfaceReportPage } from './report.js';
 export const REPORT_PATH = '/__toolprep';
 
 /** What a request under `REPORT_PATH` is answered: a dev server's middleware only sends it. */
-export interface ReportAnswer {
+interface ReportAnswer {
   readonly status: number;
   readonly contentType: string;
   readonly body: string;

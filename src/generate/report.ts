@@ -8,7 +8,7 @@ import type { Manifest } from '../manifest/manifest.js';
 import type { HiddenConstraint } from './explain.js';
 
 /** The manifest at `file` (the committed one), or undefined when there is none. */
-export function readManifest(file: string): Manifest | undefined {
+function readManifest(file: string): Manifest | undefined {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
   } catch {
@@ -83,7 +83,7 @@ export function baselineOf(root: string, config: ResolvedToolprepConfig): Baseli
  * The manifest as the last commit has it (`git show HEAD:<manifest>`), for a dev server, which
  * rewrites the file itself; undefined outside a repository or before the manifest is committed.
  */
-export function manifestInHead(root: string, config: ResolvedToolprepConfig): Manifest | undefined {
+function manifestInHead(root: string, config: ResolvedToolprepConfig): Manifest | undefined {
   try {
     const text = execFileSync('git', ['show', `HEAD:./${config.manifest}`], {
       cwd: root,

@@ -9,7 +9,7 @@ import type { Problem } from '../shared/build/problems.js';
 import { isPlainObject } from '../shared/run/is-record.js';
 
 /** A contract's schemas, each with the builder of its library. */
-export type ContractSchemas = Partial<
+type ContractSchemas = Partial<
   Record<'input' | 'params' | 'output', { readonly schema: unknown; readonly builder: SchemaBuilder }>
 >;
 

@@ -6,14 +6,13 @@ import {
   listMembers,
   refusesNullBeyond,
   refusesOtherKinds,
-  type StructureKind,
   scalarKinds,
   structureKinds,
   unionMembers,
 } from '../adapters/structure.js';
 import type { SchemaBuilder, SchemaNode, SchemaView } from '../adapters/types.js';
-import type { ListCheck, Plan, PlanNode, Position, RepairName } from '../manifest/plan.js';
-import { planChildren, REPAIR_NAMES, positionStep as step } from '../manifest/plan.js';
+import type { ListCheck, Plan, PlanNode, Position, RepairName, StructureKind } from '../manifest/plan.js';
+import { deferredPositions, planChildren, REPAIR_NAMES, positionStep as step } from '../manifest/plan.js';
 import { setOwn } from '../shared/run/own-property.js';
 
 /** One schema a tool's arguments pass through, where it sits in the contract, and its library. */
@@ -30,7 +29,7 @@ export interface InverseSteps {
 }
 
 /** The repairs the config turned on (`repairs`), each compiled into every plan that has a place for it. */
-export type RepairSettings = { readonly [Repair in RepairName]: boolean };
+type RepairSettings = { readonly [Repair in RepairName]: boolean };
 
 const ALL_REPAIRS: RepairSettings = { scalarText: true, nullAbsent: true, loneValue: true, caseFold: true };
 
@@ -58,7 +57,8 @@ interface CompileContext {
  * Compiles the coercion plan for the schemas a tool's arguments pass through, in the order the
  * runner applies them (extension keys, params, input). Positions that need nothing are absent;
  * recursive schemas become shared definitions. A check that cannot be compiled to data is deferred
- * to the member's own parser, found at run time by its position in the arguments.
+ * to the member's own parser, found at run time by its position in the arguments; a plan with such
+ * a check says so (`defers`).
  */
 export function compilePlan(roots: readonly PlanRoot[], steps: PlanSteps = {}): Plan {
   const repairs = steps.repairs ?? ALL_REPAIRS;
@@ -89,7 +89,13 @@ export function compilePlan(roots: readonly PlanRoot[], steps: PlanSteps = {}): 
       : { parse: ['object'], ...(nodes.length > 0 ? { all: nodes } : {}) };
   const plan: Plan = Object.keys(defs).length > 0 ? { root, defs } : { root };
   const held = repairsHeld(plan, repairs);
-  return held.length > 0 ? { ...plan, repairs: held } : plan;
+  // Recorded, so that a server loads the position finder for this tool only, and searches no plan.
+  const defers = deferredPositions(plan).length > 0;
+  return {
+    ...plan,
+    ...(held.length > 0 ? { repairs: held } : {}),
+    ...(defers ? { defers: true as const } : {}),
+  };
 }
 
 /** The repairs every call runs that the plan holds a position for, in their order. */

@@ -215,7 +215,7 @@ export function wrappedBy(schema: Zod3Schema): Zod3Schema | undefined {
 }
 
 /** The values a native enum takes (a numeric enum's reverse mappings are not values). */
-export function nativeEnumValues(values: Record<string, unknown>): unknown[] {
+function nativeEnumValues(values: Record<string, unknown>): unknown[] {
   return Object.keys(values)
     .filter((key) => typeof values[values[key] as string] !== 'number')
     .map((key) => values[key]);

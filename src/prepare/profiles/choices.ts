@@ -3,10 +3,10 @@ import { hasFallback, PROFILE_NAMES, type ProfileName } from '../../manifest/pro
 import type { Problem } from '../../shared/build/problems.js';
 import { isRecord } from '../../shared/run/is-record.js';
 
-export type ProfileChoice = 'exclude' | 'fallback';
+type ProfileChoice = 'exclude' | 'fallback';
 
 /** A choice for one tool under one profile, and the line that declares it, as a reader finds it. */
-export interface DeclaredChoice {
+interface DeclaredChoice {
   readonly choice: ProfileChoice;
   /** `the contract's profiles['openai-strict']`, `the config's profileOptions['gemini'].tools['notes_*']`. */
   readonly declaredBy: string;

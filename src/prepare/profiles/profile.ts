@@ -4,7 +4,7 @@ import type { JsonSchema } from '../../shared/json-schema/schema.js';
 import type { DocumentPath } from './tree.js';
 
 /** A problem a profile finds, at a place in the document; the caller names the tool and field. */
-export interface ProfileFinding {
+interface ProfileFinding {
   readonly severity?: 'error' | 'warning';
   readonly code: ProblemCode;
   readonly path: DocumentPath;

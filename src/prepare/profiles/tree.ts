@@ -69,7 +69,7 @@ export function withNull(node: JsonSchema): JsonSchema {
 }
 
 /** A short reading of a schema's kind for prose: `string`, `number or null`, `an object`. */
-export function kindText(node: unknown): string {
+function kindText(node: unknown): string {
   if (!isSchemaObject(node)) return 'anything';
   if (typeof node.type === 'string') return node.type;
   if (Array.isArray(node.type)) return node.type.join(' or ');
@@ -103,14 +103,14 @@ export function tupleAsList(node: JsonSchema): JsonSchema {
 }
 
 /** One schema where all are the same, else the `anyOf` of the distinct ones (none: any value). */
-export function oneOfDistinct(schemas: readonly JsonSchema[]): JsonSchema {
+function oneOfDistinct(schemas: readonly JsonSchema[]): JsonSchema {
   const distinct = [...new Map(schemas.map((schema) => [canonicalJson(schema), schema])).values()];
   if (distinct.length === 0) return {};
   return distinct.length === 1 ? (distinct[0] as JsonSchema) : { anyOf: distinct };
 }
 
 /** The keys a record is limited to (`z.record(z.enum([...]), …)`), or undefined for free keys. */
-export function recordKeys(node: JsonSchema): string[] | undefined {
+function recordKeys(node: JsonSchema): string[] | undefined {
   const names = node.propertyNames;
   if (!isSchemaObject(names)) return undefined;
   if (Array.isArray(names.enum) && names.enum.every((key) => typeof key === 'string'))

@@ -50,7 +50,7 @@ export type ProblemCode =
   | 'config-not-loaded'
   | 'config-no-default-export';
 
-export type Severity = 'error' | 'warning';
+type Severity = 'error' | 'warning';
 
 export interface Problem {
   readonly severity: Severity;

@@ -37,7 +37,7 @@ export function typeText(schema: unknown): string {
 }
 
 /** What a field's keywords constrain, in words: `default 10`, `1 to 50`, `at most 5 items`. */
-export function constraintsText(schema: unknown): string[] {
+function constraintsText(schema: unknown): string[] {
   if (!isSchema(schema)) return [];
   const words: string[] = [];
   const range = (low: unknown, high: unknown, noun = '') => {

@@ -116,7 +116,7 @@ async function closeNodeRedis(client: NodeRedisClient): Promise<void> {
  * and null. A RESP3 map (a Map, or a plain object) becomes an array of `[key, value]` pairs, a set
  * an array; a RESP3 boolean becomes what RESP2 gives for a Lua boolean (1, or null).
  */
-export function normaliseReply(reply: unknown): unknown {
+function normaliseReply(reply: unknown): unknown {
   if (reply === null || reply === undefined || reply === false) return null;
   if (reply === true) return 1;
   if (typeof reply === 'string' || typeof reply === 'number') return reply;
