@@ -1,8 +1,8 @@
 import { jsonSchema, type ToolResultPart, type ToolSet, tool } from 'ai';
 import type { ProfileName } from '../manifest/profiles.js';
-import { isToolContent, type ResultPart } from '../runtime/index.js';
 import type { ToolError, ToolRuntime } from '../runtime/runner.js';
 import { profileTools } from './profile-call.js';
+import { renderAiOutput } from './tool-content.js';
 
 /** A failed tool call, as the AI SDK reports it to the model: the runner's message and code. */
 export class ToolCallError extends Error {
@@ -71,47 +71,5 @@ export function aiTools(runtime: ToolRuntime, options: AiToolsOptions = {}): Too
   );
 }
 
-type ModelOutput = ToolResultPart['output'];
-type ModelPart = Extract<ModelOutput, { type: 'content' }>['value'][number];
-
-/**
- * What the model reads of a result: content parts as the AI SDK's tool output (images as image
- * data, audio and embedded bytes as file data, a resource link as text naming it), and any other
- * value as the AI SDK shows it by default (text, or JSON).
- */
-function modelOutputOf(output: unknown): ModelOutput {
-  if (!isToolContent(output))
-    return typeof output === 'string'
-      ? { type: 'text', value: output }
-      : { type: 'json', value: (output ?? null) as Extract<ModelOutput, { type: 'json' }>['value'] };
-  const parts = output.content.map(modelPartOf);
-  if (parts.length === 0 && output.structured !== undefined)
-    parts.push({ type: 'text', text: JSON.stringify(output.structured) });
-  return { type: 'content', value: parts };
-}
-
-function modelPartOf(part: ResultPart): ModelPart {
-  switch (part.type) {
-    case 'text':
-      return { type: 'text', text: part.text };
-    case 'image':
-      return { type: 'image-data', data: part.data, mediaType: part.mimeType };
-    case 'audio':
-      return { type: 'file-data', data: part.data, mediaType: part.mimeType };
-    case 'resource_link':
-      return {
-        type: 'text',
-        text: `Resource ${part.title ?? part.name}: ${part.uri}${part.description ? ` (${part.description})` : ''}`,
-      };
-    case 'resource': {
-      const { resource } = part;
-      return 'text' in resource
-        ? { type: 'text', text: resource.text }
-        : {
-            type: 'file-data',
-            data: resource.blob,
-            mediaType: resource.mimeType ?? 'application/octet-stream',
-          };
-    }
-  }
-}
+/** What the model reads of a result: the AI SDK's tool output, rendered as every surface's is. */
+const modelOutputOf = (output: unknown): ToolResultPart['output'] => renderAiOutput(output);

@@ -2,6 +2,7 @@ import { anthropicStrictOverruns } from '../manifest/profiles.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { callThroughProfile, profileTools } from './profile-call.js';
+import { type AnthropicResultBlock, renderAnthropicContent } from './tool-content.js';
 
 /**
  * An `input_schema`: the profile's document, whose root is an object (the profiles merge a root
@@ -77,18 +78,24 @@ export function anthropicTools(
 /**
  * Runs a `tool_use` content block through the runner, the profile's inverse steps first (`null`
  * for a key left out; under strict, an enum value in another case), and returns the `tool_result`
- * block to send back.
+ * block to send back: text, or, where the tool returned media, text, `image` (PNG, JPEG, GIF,
+ * WebP) and `document` (PDF) blocks, other media named by a placeholder.
  */
 export async function runAnthropicToolUse(
   runtime: ToolRuntime,
   block: { readonly id: string; readonly name: string; readonly input: unknown },
   { strict, context }: AnthropicToolsOptions & { readonly context?: unknown } = {},
-): Promise<{ type: 'tool_result'; tool_use_id: string; content: string; is_error?: true }> {
+): Promise<{
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string | AnthropicResultBlock[];
+  is_error?: true;
+}> {
   const reply = await callThroughProfile(runtime, block.name, block.input, profileOf(strict), context);
   return {
     type: 'tool_result',
     tool_use_id: block.id,
-    content: reply.text,
+    content: reply.ok ? renderAnthropicContent(reply.value) : reply.text,
     ...(reply.ok ? {} : { is_error: true as const }),
   };
 }

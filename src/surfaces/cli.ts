@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import { isToolContent, type ResultPart, type ToolContent } from '../runtime/index.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { setOwn } from '../shared/run/own-property.js';
+import { extensionOf, type MediaWriter, renderCliLines } from './tool-content.js';
 
 export interface ToolCliIo {
   readonly stdout: (text: string) => void;
@@ -75,46 +75,21 @@ export async function runToolCli(
     io.stderr(result.error.message);
     return 1;
   }
-  if (isToolContent(result.value))
-    for (const line of printContent(result.value, tool.name, io)) io.stdout(line);
-  else
-    io.stdout(
-      typeof result.value === 'string' ? result.value : (JSON.stringify(result.value, null, 2) ?? ''),
-    );
+  // Text as it is; media written to files, saying where; structured content and values as JSON.
+  for (const line of renderCliLines(result.value, mediaFiles(tool.name, io))) io.stdout(line);
   return 0;
 }
 
-/** Text as it is; media written to files, saying where; structured content as JSON. */
-function printContent(result: ToolContent, tool: string, io: ToolCliIo): string[] {
+/** Writes each part's media to a file (in `mediaDir`, or a new temporary folder), and says where. */
+function mediaFiles(tool: string, io: ToolCliIo): MediaWriter {
   let folder = io.mediaDir;
-  const written = (data: string, mimeType: string | undefined, index: number): string => {
+  return ({ data, mimeType }, index) => {
     folder ??= mkdtempSync(path.join(tmpdir(), `${tool}-`));
     mkdirSync(folder, { recursive: true });
-    // `image/svg+xml` → svg; bytes of no known kind → bin.
-    const subtype = mimeType?.split('/')[1]?.split(/[+;]/)[0] ?? '';
-    const extension = subtype === 'octet-stream' ? 'bin' : subtype.replace(/[^a-z0-9]/gi, '') || 'bin';
-    const file = path.join(folder, `${tool}-${index + 1}.${extension}`);
+    const file = path.join(folder, `${tool}-${index + 1}.${extensionOf(mimeType)}`);
     writeFileSync(file, Buffer.from(data, 'base64'));
-    return `[${mimeType ?? 'bytes'} written to ${file}]`;
+    return `[${mimeType} written to ${file}]`;
   };
-  const lineOf = (part: ResultPart, index: number): string => {
-    switch (part.type) {
-      case 'text':
-        return part.text;
-      case 'image':
-      case 'audio':
-        return written(part.data, part.mimeType, index);
-      case 'resource_link':
-        return `[resource ${part.title ?? part.name}: ${part.uri}]`;
-      case 'resource':
-        return 'text' in part.resource
-          ? part.resource.text
-          : written(part.resource.blob, part.resource.mimeType, index);
-    }
-  };
-  const lines = result.content.map(lineOf);
-  if (result.structured !== undefined) lines.push(JSON.stringify(result.structured, null, 2));
-  return lines;
 }
 
 function parseJsonFlag(text: string | undefined): unknown {

@@ -1,6 +1,7 @@
 import type { ToolRuntime } from '../runtime/runner.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { callThroughProfile, profileTools } from './profile-call.js';
+import { type GeminiResponsePart, renderGeminiResult } from './tool-content.js';
 
 /** A function declaration for Gemini (`config.tools[i].functionDeclarations`). */
 export type GeminiFunctionDeclaration = {
@@ -35,14 +36,22 @@ export function geminiTools(
 
 /**
  * Runs a `functionCall` part through the runner, the profile's inverse steps first (`null` for a
- * key left out), and returns the `functionResponse` part to send back: `{ output }` or `{ error }`.
+ * key left out), and returns the `functionResponse` part to send back: `{ output }` (the text) or
+ * `{ error }`, and where the tool returned images (PNG, JPEG, WebP) or PDF documents, those as
+ * `parts` of inline data (Gemini 3's multimodal function responses); other media is named by a
+ * placeholder in the output.
  */
 export async function runGeminiFunctionCall(
   runtime: ToolRuntime,
   call: { readonly id?: string; readonly name?: string; readonly args?: Record<string, unknown> },
   { openapi, context }: GeminiToolsOptions & { readonly context?: unknown } = {},
 ): Promise<{
-  functionResponse: { id?: string; name: string; response: { output: string } | { error: string } };
+  functionResponse: {
+    id?: string;
+    name: string;
+    response: { output: string } | { error: string };
+    parts?: GeminiResponsePart[];
+  };
 }> {
   const name = call.name ?? '';
   const reply = await callThroughProfile(runtime, name, call.args ?? {}, profileOf(openapi), context);
@@ -50,7 +59,7 @@ export async function runGeminiFunctionCall(
     functionResponse: {
       ...(call.id === undefined ? {} : { id: call.id }),
       name,
-      response: reply.ok ? { output: reply.text } : { error: reply.text },
+      ...(reply.ok ? renderGeminiResult(reply.value) : { response: { error: reply.text } }),
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { ToolRuntime } from '../runtime/runner.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { callThroughProfile, profileTools } from './profile-call.js';
+import { type ResponsesOutputPart, renderChatContent, renderResponsesOutput } from './tool-content.js';
 
 /** A function tool for Chat Completions (`tools` of `chat.completions.create`). */
 export interface ChatCompletionsTool {
@@ -67,8 +68,11 @@ export type ChatToolCall =
 
 /**
  * Runs a Chat Completions tool call through the runner, the profile's inverse steps first (`null`
- * for a key left out), and returns the `tool` message to send back. toolprep's tools are function
- * tools, so a custom tool's call is answered as the runner answers a tool it does not have.
+ * for a key left out), and returns the `tool` message to send back. Its content is text, which is
+ * all a tool message carries: an image or a file the tool returned is named by a placeholder
+ * (`[left out: image image/png, 12,345 bytes]`); the Responses API takes them. toolprep's tools
+ * are function tools, so a custom tool's call is answered as the runner answers a tool it does not
+ * have.
  */
 export async function runChatToolCall(
   runtime: ToolRuntime,
@@ -78,18 +82,28 @@ export async function runChatToolCall(
   const [name, args] =
     'custom' in call ? [call.custom.name, call.custom.input] : [call.function.name, call.function.arguments];
   const reply = await callThroughProfile(runtime, name, args, 'openai-strict', context);
-  return { role: 'tool', tool_call_id: call.id, content: reply.text };
+  return {
+    role: 'tool',
+    tool_call_id: call.id,
+    content: reply.ok ? renderChatContent(reply.value) : reply.text,
+  };
 }
 
 /**
  * Runs a Responses `function_call` output item through the runner, as `runChatToolCall` does, and
- * returns the `function_call_output` item to send back.
+ * returns the `function_call_output` item to send back: text, or, where the tool returned media,
+ * `input_text`, `input_image` (PNG, JPEG, GIF, WebP) and `input_file` (PDF) parts, other media
+ * named by a placeholder.
  */
 export async function runResponsesFunctionCall(
   runtime: ToolRuntime,
   call: { readonly call_id: string; readonly name: string; readonly arguments: string },
   context?: unknown,
-): Promise<{ type: 'function_call_output'; call_id: string; output: string }> {
+): Promise<{ type: 'function_call_output'; call_id: string; output: string | ResponsesOutputPart[] }> {
   const reply = await callThroughProfile(runtime, call.name, call.arguments, 'openai-strict', context);
-  return { type: 'function_call_output', call_id: call.call_id, output: reply.text };
+  return {
+    type: 'function_call_output',
+    call_id: call.call_id,
+    output: reply.ok ? renderResponsesOutput(reply.value) : reply.text,
+  };
 }

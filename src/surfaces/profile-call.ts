@@ -1,6 +1,6 @@
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { FallbackProfile, ProfileName } from '../manifest/profiles.js';
-import type { CallResult, ToolRuntime } from '../runtime/runner.js';
+import type { ToolRuntime } from '../runtime/runner.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 
 /** A tool as one profile's surface sends it. */
@@ -14,8 +14,8 @@ export interface ProfileTool {
 /**
  * What the provider surfaces share: each prepared tool's document for one profile (a tool prepared
  * without it is refused, by name, when the tools are made; a tool left out of it is not sent), and
- * a call through the runner with that profile's inverse steps, its result as the text a model
- * reads. With `names`, those tools only, in that order.
+ * a call through the runner with that profile's inverse steps, its value for each surface to render
+ * (tool-content.ts). With `names`, those tools only, in that order.
  */
 export function profileTools(
   runtime: ToolRuntime,
@@ -50,11 +50,10 @@ export function profileTools(
   });
 }
 
-/** A call's outcome as a model reads it: the value (text as it is, anything else as JSON), or the error's message. */
-export interface ModelReply {
-  readonly ok: boolean;
-  readonly text: string;
-}
+/** A call's outcome: the value, which each surface renders as its format takes it, or the error's message. */
+export type ModelReply =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly text: string };
 
 /**
  * Calls a tool with arguments as a provider sends them (JSON text, or already parsed). A call of a
@@ -77,11 +76,6 @@ export async function callThroughProfile(
     }
   }
   // The runner runs the inverse steps of the profile the tool is sent with (its fallback's, where it falls back).
-  return replyOf(await runtime.call(name, parsed, context, { profile }));
-}
-
-function replyOf(result: CallResult): ModelReply {
-  if (!result.ok) return { ok: false, text: result.error.message };
-  const { value } = result;
-  return { ok: true, text: typeof value === 'string' ? value : (JSON.stringify(value) ?? '') };
+  const result = await runtime.call(name, parsed, context, { profile });
+  return result.ok ? { ok: true, value: result.value } : { ok: false, text: result.error.message };
 }

@@ -206,7 +206,7 @@ describe('openai', () => {
     ['read_notes', { paths: '["a.md","b.md"]' }],
     ['move_note', { path: 'x', color: 'Dark Blue', opts: JSON.stringify({ copy: null }) }],
   );
-  const expectCalls = (handled: [string, unknown][], replies: string[]) => {
+  const expectCalls = (handled: [string, unknown][], replies: unknown[]) => {
     expect(handled).toEqual([
       ['search_notes', { q: 'cats' }],
       ['move_note', { path: 'x', color: 'Dark Blue', opts: {} }],
