@@ -4,4 +4,4 @@
  * it (`apt-get install redis-server`) those tests are skipped, or fail under CI: `needs('redis-server')`
  * (test/support/services.ts) decides.
  */
-export { REDIS_SERVER, type RedisServer, startRedisServer } from '../../scripts/local-servers.mjs';
+export { type RedisServer, startRedisServer } from '../../scripts/local-servers.mjs';

@@ -40,15 +40,15 @@ function executable(file: string): boolean {
 const without = new Set((process.env.TOOLPREP_TEST_WITHOUT ?? '').split(',').map((name) => name.trim()));
 
 /** Under CI: `CI` set to anything but empty, `0` or `false`. */
-export const underCi = !['', '0', 'false'].includes(process.env.CI ?? '');
+const underCi = !['', '0', 'false'].includes(process.env.CI ?? '');
 
 /** Whether `service` can run here (and is not listed in `TOOLPREP_TEST_WITHOUT`). */
-export function installed(service: Service): boolean {
+function installed(service: Service): boolean {
   return !without.has(service) && SERVICES[service].installed();
 }
 
 /** What is said of a missing service: which tests it stops, and how to install it. */
-export function missingMessage(service: Service): string {
+function missingMessage(service: Service): string {
   const outcome = underCi ? 'cannot run' : 'are skipped (under CI they fail)';
   return `[toolprep tests] ${service} is not installed: ${SERVICES[service].tests} ${outcome}; install it (apt-get install ${service})`;
 }
