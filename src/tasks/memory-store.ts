@@ -1,3 +1,4 @@
+import { logError } from '../shared/run/on-error.js';
 import {
   callListener,
   isTerminal,
@@ -5,6 +6,7 @@ import {
   type TaskEnd,
   type TaskListener,
   type TaskRecord,
+  type TaskReporting,
   type TaskStore,
 } from './store.js';
 
@@ -33,8 +35,9 @@ interface RepeatMapping {
  * synchronously, so each is atomic. A task past its TTL is gone; expired tasks and repeat keys are
  * swept on `create`, so memory stays bounded by the live ones. Records handed out are copies.
  */
-export function memoryTaskStore(options: { now?: () => number } = {}): TaskStore {
+export function memoryTaskStore(options: { now?: () => number } & TaskReporting = {}): TaskStore {
   const now = options.now ?? Date.now;
+  const onerror = options.onerror ?? logError;
   const tasks = new Map<string, Entry>();
   const repeats = new Map<string, RepeatMapping>();
   const expiries = expiryQueue();
@@ -52,7 +55,7 @@ export function memoryTaskStore(options: { now?: () => number } = {}): TaskStore
     task.lastUpdatedAt = new Date(now()).toISOString();
     for (const watcher of watchers.get(task.taskId) ?? []) {
       const copy = structuredClone(task);
-      queueMicrotask(() => callListener(watcher.listener, copy));
+      queueMicrotask(() => callListener(watcher.listener, copy, onerror));
     }
   };
 

@@ -6,6 +6,8 @@
  * key used twice, a runner that no longer holds the task).
  */
 
+import { failureOf, type OnError } from '../shared/run/on-error.js';
+
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'cancelled' | 'failed';
 
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'cancelled', 'failed'];
@@ -86,13 +88,26 @@ export type TaskEnd =
 /** Called with the task after each of its transitions, on whichever node made it. */
 export type TaskListener = (task: TaskRecord) => void;
 
-/** Tells a listener of a task: one that throws must not stop the others, nor a store's message loop. */
-export function callListener(listener: TaskListener, task: TaskRecord): void {
+/**
+ * Tells a listener of a task: one that throws must not stop the others, nor a store's message loop;
+ * what it threw goes to `onerror`.
+ */
+export function callListener(listener: TaskListener, task: TaskRecord, onerror: OnError): void {
   try {
     listener(task);
   } catch (error) {
-    console.error(`[toolprep] a listener of the task ${task.taskId} threw:`, error);
+    onerror(failureOf(`a listener of the task ${task.taskId} threw`, error));
   }
+}
+
+/** What every task store and executor factory takes besides its own options. */
+export interface TaskReporting {
+  /**
+   * Called with what goes wrong where no caller awaits it (a listener that threw, a background run
+   * or read that failed), as the MCP SDK v2's `createMcpHandler` does: reporting only. Default:
+   * `console.error`.
+   */
+  readonly onerror?: OnError;
 }
 
 export interface TaskStore {

@@ -4,6 +4,9 @@
  * typed by the methods used, never imported.
  */
 
+import { failureOf, logError, type OnError } from '../../shared/run/on-error.js';
+import type { TaskReporting } from '../store.js';
+
 export interface RedisConnection {
   /** One command, e.g. `['EVALSHA', sha, '1', key, arg]`; resolves with the reply (see `normaliseReply`). */
   command(args: readonly (string | number)[]): Promise<unknown>;
@@ -22,6 +25,7 @@ export interface IoredisClient {
   subscribe(channel: string): Promise<unknown>;
   unsubscribe(channel: string): Promise<unknown>;
   on(event: 'message', listener: (channel: string, message: string) => void): unknown;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
   quit(): Promise<unknown>;
 }
 
@@ -38,13 +42,22 @@ export interface NodeRedisClient {
   quit?(): Promise<unknown>;
 }
 
-/** An ioredis or iovalkey client: duplicates of it carry the blocking reads and the subscriptions. */
-export function fromIoredis(client: IoredisClient): RedisConnection {
+/**
+ * An ioredis or iovalkey client: duplicates of it carry the blocking reads and the subscriptions.
+ * Their connection errors go to `onerror` (ioredis would print those of a client nobody listens to).
+ */
+export function fromIoredis(client: IoredisClient, options: TaskReporting = {}): RedisConnection {
+  const onerror = options.onerror ?? logError;
+  const duplicate = (): IoredisClient => {
+    const made = client.duplicate();
+    made.on('error', (error) => onerror(failureOf('Redis connection error', error)));
+    return made;
+  };
   let subscriber: IoredisClient | undefined;
   const hub = channelHub({
     subscribe: async (channel, deliver) => {
       if (subscriber === undefined) {
-        subscriber = client.duplicate();
+        subscriber = duplicate();
         subscriber.on('message', (from, message) => deliver(from, message));
       }
       await subscriber.subscribe(channel);
@@ -54,13 +67,12 @@ export function fromIoredis(client: IoredisClient): RedisConnection {
     },
   });
   const pool = blockingPool(
-    async () => client.duplicate(),
-    (duplicate) => duplicate.quit(),
+    async () => duplicate(),
+    (made) => made.quit(),
   );
   return {
     command: async (args) => normaliseReply(await client.call(...ioredisArgs(args))),
-    blocking: (args) =>
-      pool.use(async (duplicate) => normaliseReply(await duplicate.call(...ioredisArgs(args)))),
+    blocking: (args) => pool.use(async (made) => normaliseReply(await made.call(...ioredisArgs(args)))),
     subscribe: hub.subscribe,
     close: async () => {
       await Promise.all([pool.close(), hub.close()]);
@@ -69,19 +81,23 @@ export function fromIoredis(client: IoredisClient): RedisConnection {
   };
 }
 
-/** A node-redis client (connected): duplicates of it, connected here, carry the blocking reads and the subscriptions. */
-export function fromNodeRedis(client: NodeRedisClient): RedisConnection {
+/**
+ * A node-redis client (connected): duplicates of it, connected here, carry the blocking reads and
+ * the subscriptions. Their connection errors go to `onerror`.
+ */
+export function fromNodeRedis(client: NodeRedisClient, options: TaskReporting = {}): RedisConnection {
+  const onerror = options.onerror ?? logError;
   let subscriber: Promise<NodeRedisClient> | undefined;
   const hub = channelHub({
     subscribe: async (channel, deliver) => {
-      subscriber ??= connectedDuplicate(client);
+      subscriber ??= connectedDuplicate(client, onerror);
       await (await subscriber).subscribe(channel, (message) => deliver(channel, message));
     },
     unsubscribe: async (channel) => {
       await (await subscriber)?.unsubscribe(channel);
     },
   });
-  const pool = blockingPool(() => connectedDuplicate(client), closeNodeRedis);
+  const pool = blockingPool(() => connectedDuplicate(client, onerror), closeNodeRedis);
   return {
     command: async (args) => normaliseReply(await client.sendCommand(args.map(String))),
     blocking: (args) =>
@@ -99,10 +115,10 @@ function ioredisArgs(args: readonly (string | number)[]): [string, ...(string | 
   return [String(command), ...rest];
 }
 
-async function connectedDuplicate(client: NodeRedisClient): Promise<NodeRedisClient> {
+async function connectedDuplicate(client: NodeRedisClient, onerror: OnError): Promise<NodeRedisClient> {
   const duplicate = client.duplicate();
   // node-redis throws an 'error' event nobody listens to: a dropped connection would end the process.
-  duplicate.on('error', (error) => console.error('[toolprep] Redis connection error:', error));
+  duplicate.on('error', (error) => onerror(failureOf('Redis connection error', error)));
   await duplicate.connect();
   return duplicate;
 }

@@ -1,4 +1,12 @@
-import { callListener, type NewTask, type TaskRecord, type TaskStatus, type TaskStore } from '../store.js';
+import { failureOf, logError } from '../../shared/run/on-error.js';
+import {
+  callListener,
+  type NewTask,
+  type TaskRecord,
+  type TaskReporting,
+  type TaskStatus,
+  type TaskStore,
+} from '../store.js';
 import { type RedisConnection, replyPairs } from './connection.js';
 import {
   ANSWER_TASK,
@@ -21,8 +29,12 @@ import {
  * race deletes the task it made (nobody has its id) and returns the winner's. A mapping whose
  * task has expired (its TTL shorter than the window) is replaced, compare-and-set.
  */
-export function redisTaskStore(connection: RedisConnection, options: { prefix?: string } = {}): TaskStore {
+export function redisTaskStore(
+  connection: RedisConnection,
+  options: { prefix?: string } & TaskReporting = {},
+): TaskStore {
   const prefix = options.prefix ?? 'toolprep:';
+  const onerror = options.onerror ?? logError;
   const taskKey = (taskId: string): string => `${prefix}{${taskId}}:task`;
   const channelOf = (taskId: string): string => `${prefix}{${taskId}}:events`;
   const repeatKey = (key: string): string => `${prefix}{${key}}:repeat`;
@@ -120,9 +132,16 @@ export function redisTaskStore(connection: RedisConnection, options: { prefix?: 
     },
 
     async watch(taskIds, listener) {
+      // Called from the client's message event, where nothing awaits it: a failure is reported.
       const deliver = (message: string): void => {
-        const task = recordOf(JSON.parse(message));
-        if (task !== undefined) callListener(listener, task);
+        let task: TaskRecord | undefined;
+        try {
+          task = recordOf(JSON.parse(message));
+        } catch (error) {
+          onerror(failureOf(`a message on a task channel is not a task (${message.slice(0, 80)})`, error));
+          return;
+        }
+        if (task !== undefined) callListener(listener, task, onerror);
       };
       const subscriptions = await Promise.allSettled(
         taskIds.map((taskId) => connection.subscribe(channelOf(taskId), deliver)),

@@ -1,7 +1,8 @@
-import type { TaskExecutor } from '../store.js';
+import { failureOf, logError } from '../../shared/run/on-error.js';
+import type { TaskExecutor, TaskReporting } from '../store.js';
 import { type RedisConnection, replyPairs } from './connection.js';
 
-export interface RedisStreamsExecutorOptions {
+export interface RedisStreamsExecutorOptions extends TaskReporting {
   /** This node's name in the consumer group: unique per node, and the same after a restart. */
   readonly consumer: string;
   readonly stream?: string;
@@ -37,6 +38,7 @@ export function redisStreamsExecutor(
   const reapEveryMs = options.reapEveryMs ?? leaseMs / 2;
   const concurrency = options.concurrency ?? 4;
   const blockMs = options.blockMs ?? 1000;
+  const onerror = options.onerror ?? logError;
 
   /** The runs under way, by stream entry id. */
   const underWay = new Map<string, Promise<void>>();
@@ -66,9 +68,10 @@ export function redisStreamsExecutor(
     if (entryIds.length > 0) {
       try {
         await connection.command(['XCLAIM', stream, group, consumer, 0, ...entryIds, 'JUSTID']);
-      } catch {
+      } catch (error) {
         // A missed heartbeat costs nothing until the lease runs out; then another node reaps the
-        // run, which is right if this node cannot reach Redis.
+        // run, which is right if this node cannot reach Redis. Reported: a reaped run may run twice.
+        onerror(failureOf(`the heartbeat failed (runs under way: ${entryIds.length})`, error));
       }
     }
     heartbeat = undefined;
@@ -84,7 +87,7 @@ export function redisStreamsExecutor(
       // One group reads the stream: an acknowledged entry is of no more use to anyone.
       await connection.command(['XDEL', stream, entryId]);
     } catch (error) {
-      console.error(`[toolprep] could not acknowledge the stream entry ${entryId}:`, error);
+      onerror(failureOf(`could not acknowledge the stream entry ${entryId}`, error));
     }
   };
 
@@ -101,7 +104,7 @@ export function redisStreamsExecutor(
         try {
           await run(taskId, reaped);
         } catch (error) {
-          console.error(`[toolprep] the run of the task ${taskId} threw:`, error);
+          onerror(failureOf(`the run of the task ${taskId} threw`, error));
         }
       }
       await finish(entryId);
@@ -138,8 +141,12 @@ export function redisStreamsExecutor(
       } catch (error) {
         if (closing) break;
         if (error instanceof Error && error.message.startsWith('NOGROUP'))
-          await ensureGroup().catch(() => {});
-        else console.error('[toolprep] reading the task stream failed:', error);
+          await ensureGroup().catch((failed) =>
+            onerror(
+              failureOf(`could not create the consumer group again (the stream ${stream} lost it)`, failed),
+            ),
+          );
+        else onerror(failureOf('reading the task stream failed', error));
         await new Promise((resolve) => setTimeout(resolve, blockMs));
         continue;
       }
@@ -166,7 +173,7 @@ export function redisStreamsExecutor(
         const [, entries] = Array.isArray(reply) ? reply : [];
         for (const [entryId, fields] of entriesOf(entries)) begin(run, entryId, fields, true);
       } catch (error) {
-        console.error('[toolprep] reaping stopped runs failed:', error);
+        onerror(failureOf('reaping stopped runs failed', error));
       }
     }
     if (!closing) reapTimer = setTimeout(() => (reaping = reap(run)), reapEveryMs);
