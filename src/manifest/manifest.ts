@@ -5,9 +5,11 @@ import type { ProfileName } from './profiles.js';
  * The manifest's format version. The runtime refuses a tool set of another format and says to
  * regenerate. Format 2: deferred refusals name positions in the arguments (format 1 named Zod's
  * own keys), and the extension keys are recorded. Format 3: provider profiles' documents, and the
- * inverse steps their calls run in the plan. docs/reference/manifest.md describes it.
+ * inverse steps their calls run in the plan. Format 4: a plan that defers a check says so
+ * (`defers`), and the runtime reads that instead of searching the plan, so a plan of format 3
+ * would be misread. docs/reference/manifest.md describes it.
  */
-export const MANIFEST_FORMAT = 3;
+export const MANIFEST_FORMAT = 4;
 
 /** Bytes, and tokens as OpenAI's o200k_base encoding counts them. */
 export interface Size {

@@ -14,6 +14,12 @@ export interface Plan {
    * not listed here was compiled for a profile and runs only in a call through it.
    */
   readonly repairs?: readonly RepairName[];
+  /**
+   * Present when some check here is deferred to an array member's own parser (`{ defer }`): a
+   * server then loads the position finder with the contract, and finds every such member there.
+   * Recorded by the build, so that the runtime never searches the plan for it.
+   */
+  readonly defers?: true;
 }
 
 export type StructureKind = 'object' | 'array';
@@ -121,7 +127,6 @@ export type ValueCheck =
       readonly maximum?: number;
       readonly exclusiveMinimum?: number;
       readonly exclusiveMaximum?: number;
-      readonly multipleOf?: number;
     };
 
 /** Position steps, written one way wherever a position is made. */
@@ -158,4 +163,20 @@ export function planChildren(node: PlanNode): { readonly step: PlanStep; readonl
   if (node.array) children.push({ step: { kind: 'array' }, child: node.array });
   for (const child of node.all ?? []) children.push({ step: { kind: 'side' }, child });
   return children;
+}
+
+/** Every position a plan defers a check to, in its refusals of lists written as text and its `lone` checks. */
+export function deferredPositions(plan: Plan): Position[] {
+  const positions: Position[] = [];
+  const add = (check: ListCheck | undefined) => {
+    if (check && 'defer' in check) positions.push(check.defer);
+  };
+  const visit = (node: PlanNode): void => {
+    for (const check of node.refuse ?? []) add(check);
+    add(node.lone);
+    for (const { child } of planChildren(node)) visit(child);
+  };
+  visit(plan.root);
+  for (const definition of Object.values(plan.defs ?? {})) visit(definition);
+  return positions;
 }

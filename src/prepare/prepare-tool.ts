@@ -176,7 +176,10 @@ export function prepareTool(
     ...optional('meta', contractFields.meta),
     ...optional('mcpHeaders', mcpHeaders.length > 0 ? mcpHeaders : undefined),
     ...optional('task', task),
-    plan: compilePlan(roots, { inverse: inverseStepsOf(settings.profiles), repairs: settings.repairs }),
+    plan: compilePlan(roots, {
+      inverse: inverseStepsToCompile(settings.profiles),
+      repairs: settings.repairs,
+    }),
   };
   return deepFreeze({ ...prepared, digest: digestOf(prepared) });
 }
@@ -244,8 +247,8 @@ function describeRoot(document: JsonSchema): string {
   return 'a schema of any type';
 }
 
-/** The inverse steps the chosen profiles' calls need, compiled into the plan. */
-function inverseStepsOf(profiles: readonly ProfileName[]): InverseSteps {
+/** Which inverse steps to compile into the plan: those any of the chosen profiles' calls runs. */
+function inverseStepsToCompile(profiles: readonly ProfileName[]): InverseSteps {
   const steps = new Set(profiles.flatMap((profile) => INVERSE_STEPS[profile]));
   return { nullAbsent: steps.has('nullAbsent'), caseFold: steps.has('caseFold') };
 }

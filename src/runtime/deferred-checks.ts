@@ -1,14 +1,20 @@
+import { deferredPositions, type Plan, type Position } from '../manifest/plan.js';
 import type { PositionFinder, RuntimeAdapter } from '../manifest/tool-set.js';
 import { accepts } from './accepts.js';
 import type { AcceptsAt } from './apply-plan.js';
 
+type Roots = { readonly input?: unknown; readonly params?: unknown; readonly extend?: unknown };
+
 /**
- * Answers the refusals a plan deferred to an array member's own parser: the member is found at its
+ * Answers the checks a plan deferred to an array member's own parser: the member is found at its
  * position in the loaded contract, through its library's run-time adapter, and parses the value
- * itself. Loaded only by a tool whose plan has such a refusal.
+ * itself. Loaded only for a tool whose plan says it defers (`plan.defers`), with its contract:
+ * every position the plan defers to is found then, so that a contract the plan does not match
+ * fails the tool's load, not some later call.
  */
 export async function deferredChecks(
-  roots: { readonly input?: unknown; readonly params?: unknown; readonly extend?: unknown },
+  plan: Plan,
+  roots: Roots,
   adapterOf: (schema: unknown) => RuntimeAdapter | undefined,
 ): Promise<AcceptsAt> {
   const found: Record<string, { adapter: RuntimeAdapter; find: PositionFinder }> = {};
@@ -16,13 +22,18 @@ export async function deferredChecks(
     const adapter = adapterOf(roots[root]);
     if (adapter) found[root] = { adapter, find: await adapter.locate() };
   }
-  return ([root = '', ...steps], value) => {
+  const memberAt = ([root = '', ...steps]: Position) => {
     const at = found[root];
-    const member = at?.find(roots[root as keyof typeof roots], steps);
+    const member = at?.find(roots[root as keyof Roots], steps);
     if (!at || member === undefined)
       throw new Error(
-        `[toolprep] no schema at ${[root, ...steps].join(' ')} in the contract: regenerate the manifest`,
+        `[toolprep] the plan defers a check to ${[root, ...steps].join(' ')}, which the contract does not have: the manifest is older than the contract; run toolprep generate`,
       );
-    return accepts(at.adapter, member, value);
+    return { adapter: at.adapter, member };
+  };
+  for (const position of deferredPositions(plan)) memberAt(position);
+  return (position, value) => {
+    const { adapter, member } = memberAt(position);
+    return accepts(adapter, member, value);
   };
 }

@@ -4,6 +4,7 @@ import { withoutAbsentNulls } from './inverse.js';
 import { isOneValueText, tooDeep } from './json-text.js';
 import {
   compileText,
+  definitionOf,
   listAccepted,
   type PlanWalk,
   type Steps,
@@ -40,8 +41,7 @@ export function closureWalk(plan: Plan, steps: Steps): PlanWalk {
       return { text: compileText(node, steps), structure, lone: compileLone(node, structure) };
     }
     const name = node.ref;
-    const definition = plan.defs && Object.hasOwn(plan.defs, name) ? plan.defs[name] : undefined;
-    if (!definition) throw new Error(`[toolprep] plan refers to a missing definition "${name}"`);
+    const definition = definitionOf(plan, name);
     // Compiled on first visit, so that a recursive definition can refer to itself.
     const visitShared = (value: unknown, walk: Walk) => {
       let target = shared.get(name);

@@ -3,6 +3,7 @@ import { withoutAbsentNulls } from './inverse.js';
 import { isOneValueText, tooDeep } from './json-text.js';
 import {
   compileText,
+  definitionOf,
   listAccepted,
   type PlanWalk,
   type Steps,
@@ -66,8 +67,7 @@ export function generatedWalk(plan: Plan, steps: Steps): PlanWalk {
   const emitShared = (name: string): Emitted => {
     const known = shared.get(name);
     if (known) return known;
-    const definition = plan.defs && Object.hasOwn(plan.defs, name) ? plan.defs[name] : undefined;
-    if (!definition) throw new Error(`[toolprep] plan refers to a missing definition "${name}"`);
+    const definition = definitionOf(plan, name);
     const visit = fresh('shared');
     // As in the closures, a reference walks every value by its definition.
     const reference = { text: `${visit}(value, walk)`, structure: visit, lone: visit, visit };

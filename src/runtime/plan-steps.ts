@@ -1,4 +1,4 @@
-import type { ListCheck, PlanNode, Position } from '../manifest/plan.js';
+import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
 import { caseFolder, sameIgnoringCase } from './inverse.js';
 import { jsonKind, listAsText, NOT_JSON, parseJsonText } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
@@ -59,7 +59,8 @@ function refuseListAsText(checks: readonly ListCheck[], text: string, walk: Walk
 /** Whether a list check accepts a list: as data, or by the member's own parser where it was deferred. */
 export function listAccepted(check: ListCheck, list: readonly unknown[], walk: Walk): boolean {
   if (!('defer' in check)) return listCheckAccepts(check, list);
-  if (!walk.acceptsAt) throw new Error('[toolprep] a deferred check needs `acceptsAt`');
+  // A runner passes it for every plan that says it defers (`plan.defers`).
+  if (!walk.acceptsAt) throw new Error('[toolprep] a plan that defers a check needs `acceptsAt`');
   return walk.acceptsAt(check.defer, list);
 }
 
@@ -108,4 +109,17 @@ export function structureParts<Part>(
       ? parts.variants(node.tag as string, node.variants)
       : parts.fields(node);
   return { sides, onArray, onObject, single: !sides.length && !(onArray && onObject) };
+}
+
+/**
+ * The definition a plan's `ref` names. The build writes every definition it refers to, so a plan
+ * without it was written otherwise: by a toolprep of another release within the same format, or
+ * by a bug.
+ */
+export function definitionOf(plan: Plan, name: string): PlanNode {
+  const definition = plan.defs && Object.hasOwn(plan.defs, name) ? plan.defs[name] : undefined;
+  if (definition) return definition;
+  throw new Error(
+    `[toolprep] the plan has no definition "${name}": if another release of toolprep generated the tools, run toolprep generate; if this one did, this is a bug in toolprep`,
+  );
 }

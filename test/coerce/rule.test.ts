@@ -197,6 +197,14 @@ function casesWith(z: ZodNamespace): Case[] {
       { v: '["a.png"]' },
       'v',
     ),
+    // A multiple is the parser's own rule (its floating point tolerance), so it is deferred to it:
+    // 0.3 is a multiple of 0.1 to Zod, though 0.3 % 0.1 is not 0.
+    refused(
+      'where the element is a multiple (deferred to its parser)',
+      z.object({ v: z.union([z.string(), z.array(z.number().multipleOf(0.1))]) }),
+      { v: '[0.3,0.7]' },
+      'v',
+    ),
     ...onlyWithZod4(z, () =>
       refused(
         'from a zod/mini union',
@@ -225,6 +233,11 @@ function casesWith(z: ZodNamespace): Case[] {
       'a list the refinement rejects (deferred)',
       z.object({ v: z.union([z.string(), z.array(z.string().refine((s: string) => s.endsWith('.png')))]) }),
       { v: '["a.txt"]' },
+    ),
+    unchanged(
+      'a list of numbers that are no multiple (deferred)',
+      z.object({ v: z.union([z.string(), z.array(z.number().multipleOf(0.1))]) }),
+      { v: '[0.35]' },
     ),
     unchanged(
       'a list the element pattern rejects',
@@ -443,10 +456,13 @@ describe('bad input', () => {
     expect(args.rows[0]?.tags).toBe('["a"]');
   });
 
-  test('a plan naming a missing shared definition is an error naming it', () => {
-    expect(() => applyPlan({ root: { fields: { tree: { ref: 'Tree' } } } }, { tree: {} })).toThrow(
-      'plan refers to a missing definition "Tree"',
-    );
+  test('a plan naming a missing shared definition is an error naming it, and saying what to do', () => {
+    for (const jitless of [false, true])
+      expect(() =>
+        applyPlan({ root: { fields: { tree: { ref: 'Tree' } } } }, { tree: {} }, { jitless }),
+      ).toThrow(
+        /^\[toolprep\] the plan has no definition "Tree": if another release of toolprep generated the tools, run toolprep generate; if this one did, this is a bug in toolprep$/,
+      );
   });
 
   test("a plan keeps no state between calls: a refusal leaves the next call's paths exact", () => {

@@ -1,0 +1,88 @@
+import type { StandardResult } from '../manifest/tool-set.js';
+
+/**
+ * Where a call failed, which follows from the stage it failed in (see `call-stages.ts`):
+ * `UNKNOWN_TOOL` (no such tool), `VALIDATION_ERROR` (the arguments: a refusal of the plan, too deep a
+ * nesting, or the contract's parsers), `LOAD_ERROR` (the server could not run the tool: its contract
+ * did not load or has no schema where its plan defers a check, or it was not prepared for the
+ * profile asked for), `HANDLER_ERROR` (the server's code threw: the handler, or before it a hook, a
+ * parser's transform or `extend.resolve`), `OUTPUT_ERROR` (the handler's value: refused by the
+ * output schema or thrown at by its parser, or not a value JSON can carry).
+ */
+export type ToolErrorCode =
+  | 'UNKNOWN_TOOL'
+  | 'VALIDATION_ERROR'
+  | 'LOAD_ERROR'
+  | 'HANDLER_ERROR'
+  | 'OUTPUT_ERROR';
+
+/** The stages of a call, in order (call-stages.ts), and the hooks the runner calls between them. */
+export type Step = 'resolve' | 'load' | 'repair' | 'extension' | 'parse' | 'handler' | 'output' | 'hook';
+
+export interface ToolIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+export interface ToolError {
+  readonly code: ToolErrorCode;
+  /** Written for the model: what was wrong and where. */
+  readonly message: string;
+  /**
+   * A `VALIDATION_ERROR`'s refused fields, one each, every message naming its field; an
+   * `OUTPUT_ERROR`'s are its output parser's.
+   */
+  readonly issues: readonly ToolIssue[];
+  /**
+   * A `HANDLER_ERROR` whose handler threw a JSON-RPC error (an error whose `code` is a JSON-RPC
+   * error code, -32768 to -32000, as the MCP SDKs' `McpError` carries): MCP 2026-07-28 answers the
+   * call with it as a protocol error, and a task fails with it, instead of a tool result.
+   */
+  readonly protocol?: ProtocolError;
+}
+
+/** A JSON-RPC error, as a handler threw it. */
+export interface ProtocolError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+export type CallResult<Value = unknown> =
+  | { readonly ok: true; readonly value: Value }
+  | { readonly ok: false; readonly error: ToolError };
+
+// biome-ignore lint/suspicious/noExplicitAny: a handler map is typed by the generated module; here any handler fits.
+export type ToolHandler = (args: any, context: any) => unknown;
+
+/**
+ * Each hook sees the context the handler receives: the extension keys' resolved context where there
+ * is one, else the caller's (a call that fails before the keys are parsed has only the caller's).
+ * `before` runs once per call, before `after` or `error`.
+ */
+export interface ToolHooks {
+  before?(event: { tool: string; args: unknown; context: unknown }): void;
+  after?(event: { tool: string; args: unknown; value: unknown; context: unknown; durationMs: number }): void;
+  /** Sees every failure: unknown tools, validation (refusals included) and handler errors. */
+  error?(event: {
+    tool: string;
+    error: ToolError;
+    cause?: unknown;
+    context: unknown;
+    durationMs: number;
+  }): void;
+}
+
+/** Keys every tool accepts (a tenant, a session), parsed once before the contract's own parsers. */
+export interface ExtensionKeys<Values = unknown, Context = unknown> {
+  /** The object schema the tools were prepared with (the config's `extend.schema`). */
+  readonly schema: StandardObject<Values>;
+  /** Turns the parsed keys and the caller's context into the context the handler receives. */
+  readonly resolve?: (values: Values, context: unknown) => Context | Promise<Context>;
+}
+
+interface StandardObject<Values> {
+  readonly '~standard': {
+    validate(value: unknown): StandardResult<Values> | Promise<StandardResult<Values>>;
+  };
+}
