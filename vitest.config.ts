@@ -9,9 +9,10 @@ export default defineConfig({
     // Tests import both packages by their public names; these resolve to the sources, not dist/.
     alias: [
       { find: /^@toolprep\/build$/, replacement: fromRoot('./src/build.ts') },
-      { find: /^toolprep\/mcp$/, replacement: fromRoot('./src/surfaces/mcp.ts') },
-      { find: /^toolprep\/mcp\/web$/, replacement: fromRoot('./src/surfaces/mcp-web.ts') },
-      { find: /^toolprep\/mcp\/server$/, replacement: fromRoot('./src/surfaces/mcp-server.ts') },
+      { find: /^toolprep\/mcp$/, replacement: fromRoot('./src/surfaces/mcp/index.ts') },
+      { find: /^toolprep\/mcp\/web$/, replacement: fromRoot('./src/surfaces/mcp/web.ts') },
+      { find: /^toolprep\/mcp\/server$/, replacement: fromRoot('./src/surfaces/mcp/server.ts') },
+      { find: /^toolprep\/mcp\/v2$/, replacement: fromRoot('./src/surfaces/mcp/v2.ts') },
       { find: /^toolprep\/cli$/, replacement: fromRoot('./src/surfaces/cli.ts') },
       { find: /^toolprep\/ai$/, replacement: fromRoot('./src/surfaces/ai.ts') },
       { find: /^toolprep\/openai$/, replacement: fromRoot('./src/surfaces/openai.ts') },

@@ -51,7 +51,7 @@ async function loadContracts(count) {
 export async function benchmarkStatelessList({ counts, quick }) {
   const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-  const { createMcpServer } = await import(dist('src/surfaces/mcp-server.js'));
+  const { createMcpServer } = await import(dist('src/surfaces/mcp/server.js'));
   const { createToolRuntime } = await import(dist('src/runtime/index.js'));
   const rows = [];
   for (const count of counts) {
@@ -337,10 +337,11 @@ const WHEN_LAZY_MODULES_LOAD = {
   'runtime/refusals.js': 'on a first refused call',
   'adapters/zod4/locate.js': 'on a first deferred refusal',
   'adapters/zod3/locate.js': 'on a first deferred refusal',
-  'surfaces/mcp-server.js':
+  'surfaces/mcp/legacy/sdk-v1.js':
     'with the SDK, after the first tools/list answer or on the first request it must answer',
-  'surfaces/mcp-sessions.js': 'on the first request of an HTTP server with sessions',
-  'surfaces/mcp-tasks.js': 'at start by a server some of whose tools run as tasks (the tasks extension)',
+  'surfaces/mcp/legacy/sessions.js': 'on the first request of an HTTP server with sessions',
+  'surfaces/mcp/modern/task-service.js':
+    'at start by a server some of whose tools run as tasks (the tasks extension)',
 };
 
 export async function benchmarkSize() {
@@ -380,7 +381,7 @@ export async function benchmarkSize() {
     'runtime/zod4': 'src/adapters/zod4/runtime.js',
     'runtime/zod3': 'src/adapters/zod3/runtime.js',
     'runtime/standard': 'src/adapters/standard/runtime.js',
-    mcp: 'src/surfaces/mcp.js',
+    mcp: 'src/surfaces/mcp/index.js',
   };
   for (const [entry, file] of Object.entries(entries)) {
     const { bytes, gzipped } = await measure(dist(file), [leaveLazy]);

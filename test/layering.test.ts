@@ -72,6 +72,36 @@ describe('imports go one way: discover → load → prepare → emit → serve',
       'src/surfaces/x.ts',
       "import { unplugin } from '../../plugin/index.js';",
     ],
+    [
+      'the MCP wire importing the SDK',
+      'src/surfaces/mcp/wire/x.ts',
+      "import { McpError } from '@modelcontextprotocol/sdk/types.js';",
+    ],
+    [
+      'the MCP wire importing a Node module',
+      'src/surfaces/mcp/wire/x.ts',
+      "import { Buffer } from 'node:buffer';",
+    ],
+    [
+      'the tool service importing the SDK at run time',
+      'src/surfaces/mcp/service/x.ts',
+      "import { ProtocolError } from '@modelcontextprotocol/server';",
+    ],
+    [
+      'the tool service importing an era',
+      'src/surfaces/mcp/service/x.ts',
+      "import { modernServing } from '../modern/server.js';",
+    ],
+    [
+      'toolprep’s own 2026-07-28 server importing the SDK',
+      'src/surfaces/mcp/modern/x.ts',
+      "const sdk = () => import('@modelcontextprotocol/server');",
+    ],
+    [
+      'an era importing a transport',
+      'src/surfaces/mcp/legacy/x.ts',
+      "import { httpExchange } from '../transport/http-exchange.js';",
+    ],
   ])('catches %s', (_case, file, text) => {
     expect(layeringViolations([{ path: file, text }])).toHaveLength(1);
   });
@@ -83,6 +113,18 @@ describe('imports go one way: discover → load → prepare → emit → serve',
         { path: 'src/emit/x.ts', text: "import type { Manifest } from '../manifest/manifest.js';" },
         { path: 'src/adapters/zod3/runtime.ts', text: "import type { Zod3Schema } from './def.js';" },
         { path: 'src/adapters/zod4/runtime.ts', text: "const load = () => import('./locate.js');" },
+        {
+          path: 'src/surfaces/mcp/service/x.ts',
+          text: "import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';",
+        },
+        {
+          path: 'src/surfaces/mcp/v2/x.ts',
+          text: "import { ProtocolError } from '@modelcontextprotocol/server';",
+        },
+        {
+          path: 'src/surfaces/mcp/transport/x.ts',
+          text: "import { modernServing } from '../modern/server.js';",
+        },
       ]),
     ).toEqual([]);
   });

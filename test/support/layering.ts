@@ -8,6 +8,9 @@ import path from 'node:path';
  */
 const FLOORS = ['shared/run', 'shared/json-schema', 'shared/build'];
 const RUN_FLOORS = ['shared/run', 'shared/json-schema'];
+const MCP_FLOORS = ['surfaces/mcp/wire', 'surfaces/mcp/service'];
+/** MCP serving that imports no package at run time (the SDKs' types only): what every era shares, and toolprep's own 2026-07-28 server. */
+const MCP_WITHOUT_PACKAGES = ['surfaces/mcp/wire', 'surfaces/mcp/service', 'surfaces/mcp/modern'];
 export const ALLOWED: Record<string, readonly string[]> = {
   'shared/run': [],
   'shared/json-schema': ['shared/run'],
@@ -23,6 +26,28 @@ export const ALLOWED: Record<string, readonly string[]> = {
   runtime: [...RUN_FLOORS, 'manifest', 'contract', 'adapters'],
   tasks: ['shared/run'],
   surfaces: [...RUN_FLOORS, 'runtime', 'manifest', 'tasks'],
+  // MCP serving (docs/surfaces/mcp.md, "How it is built"): the wire and the tool service below
+  // every era and binding; the 2026-07-28 server, the 2025 sessions and the SDK v2 binding on them;
+  // the transports over all three; the entries (`toolprep/mcp`, `/web`, `/server`, `/v2`) on top.
+  'surfaces/mcp/wire': [...RUN_FLOORS, 'manifest'],
+  'surfaces/mcp/service': [...RUN_FLOORS, 'runtime', 'manifest', 'surfaces/mcp/wire'],
+  'surfaces/mcp/modern': [...RUN_FLOORS, 'runtime', 'manifest', 'tasks', ...MCP_FLOORS],
+  'surfaces/mcp/legacy': [...RUN_FLOORS, 'runtime', 'manifest', ...MCP_FLOORS],
+  'surfaces/mcp/v2': [...RUN_FLOORS, 'runtime', 'manifest', ...MCP_FLOORS],
+  'surfaces/mcp/transport': [
+    ...RUN_FLOORS,
+    'runtime',
+    ...MCP_FLOORS,
+    'surfaces/mcp/modern',
+    'surfaces/mcp/legacy',
+  ],
+  'surfaces/mcp': [
+    ...MCP_FLOORS,
+    'surfaces/mcp/modern',
+    'surfaces/mcp/legacy',
+    'surfaces/mcp/v2',
+    'surfaces/mcp/transport',
+  ],
   generate: [...FLOORS, 'manifest', 'contract', 'adapters', 'config', 'discover', 'load', 'prepare', 'emit'],
   cli: [...FLOORS, 'manifest', 'config', 'generate'],
   plugin: [...FLOORS, 'manifest', 'config', 'generate'],
@@ -71,7 +96,9 @@ export function importsOf(text: string): Import[] {
  */
 function folderOf(file: string): string | undefined {
   if (file.startsWith('plugin/')) return 'plugin';
-  const [, folder, sub, rest] = file.split('/');
+  const [, folder, sub, rest, more] = file.split('/');
+  if (folder === 'surfaces' && sub === 'mcp' && rest !== undefined)
+    return more === undefined ? 'surfaces/mcp' : `surfaces/mcp/${rest}`;
   if (folder === 'shared' && rest !== undefined) return `shared/${sub}`;
   return sub === undefined ? undefined : folder;
 }
@@ -88,6 +115,7 @@ export function layeringViolations(files: readonly SourceFile[]): string[] {
     const runsInServer =
       from === 'runtime' ||
       from === 'tasks' ||
+      MCP_WITHOUT_PACKAGES.includes(from) ||
       RUN_FLOORS.includes(from) ||
       (from === 'adapters' && !BUILD_SIDE_ADAPTER.test(local));
     for (const { specifier, typeOnly, dynamic } of importsOf(file.text)) {

@@ -200,7 +200,7 @@ describe('the built example server', () => {
       // toolprep's run-time package is bundled: its entries the server imports, and shared chunks.
       expect(new Set(added.filter((file) => !file.startsWith('dist/chunks/')))).toEqual(
         new Set([
-          'dist/src/surfaces/mcp.js',
+          'dist/src/surfaces/mcp/index.js',
           'dist/src/runtime/index.js',
           'dist/src/adapters/zod4/runtime.js',
         ]),

@@ -1,15 +1,8 @@
-import { HANDSHAKE_PLACEHOLDERS, type PreparedHandshake } from '../manifest/tool-set.js';
-import type { ToolRuntime } from '../runtime/runner.js';
-import { isRecord } from '../shared/run/is-record.js';
-import {
-  type AttachToolsOptions,
-  type McpServerInfo,
-  pageOf,
-  pageTexts,
-  resultText,
-  servingOf,
-  startOf,
-} from './mcp-listing.js';
+import { HANDSHAKE_PLACEHOLDERS, type PreparedHandshake } from '../../../manifest/tool-set.js';
+import type { ToolRuntime } from '../../../runtime/runner.js';
+import { isRecord } from '../../../shared/run/is-record.js';
+import { type AttachToolsOptions, type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
+import { sdkResponseText } from '../wire/jsonrpc.js';
 
 /**
  * The first answers of a 2025 connection, from the handshake the build captured (decision 0022):
@@ -50,7 +43,7 @@ export function firstAnswers(
 ): FirstAnswers | undefined {
   const { handshake } = runtime;
   if (!handshake) return undefined;
-  const serving = servingOf(runtime);
+  const service = toolServiceOf(runtime);
   const pageSize = options.pageSize ?? 200;
   const initialize = withServerInfo(handshake, info);
   const versions = Object.keys(handshake.initialize).filter((version) => version !== '*');
@@ -72,12 +65,10 @@ export function firstAnswers(
       if (method === 'ping' && hasNoMeta(params))
         return { kind: 'answer', text: withId(handshake.ping, id), replay: false };
       if (method === 'tools/list' && hasNoMeta(params)) {
-        const cursor = params?.cursor;
-        if (cursor !== undefined && typeof cursor !== 'string') return undefined;
-        const start = startOf(serving, cursor);
-        if (start === undefined) return undefined;
-        const page = pageOf(serving, pageSize, start);
-        return { kind: 'answer', text: resultText(id, pageTexts.get(page) as string), replay: false };
+        // A cursor no page gave is the SDK's to refuse, in its own words.
+        const listed = service.page(pageSize, params?.cursor);
+        if ('error' in listed) return undefined;
+        return { kind: 'answer', text: sdkResponseText(id, listed.text), replay: false };
       }
       return undefined;
     },

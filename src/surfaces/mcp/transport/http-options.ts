@@ -1,22 +1,15 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ToolRuntime } from '../runtime/runner.js';
-import { type AnswerMode, type FirstAnswers, firstHttpAnswer } from './mcp-first-answers.js';
-import { type AttachToolsOptions, servingOf } from './mcp-listing.js';
-import {
-  isModernMessage,
-  type ModernOptions,
-  type ModernServing,
-  type ModernWork,
-  TASK_METHODS,
-} from './mcp-modern.js';
-import type { McpSessionOptions } from './mcp-sessions.js';
+import type { AnswerMode } from '../legacy/first-answers.js';
+import type { McpSessionOptions } from '../legacy/sessions.js';
+import type { ModernOptions } from '../modern/method-table.js';
+import type { ToolService } from '../service/tool-service.js';
 
 /**
- * What serving MCP over HTTP needs on every runtime: the options, the `Host` and `Origin` checks,
- * CORS, how an answer is sent. It imports nothing of Node.
+ * What serving MCP over HTTP asks of a request on every runtime: the options, the `Host` and
+ * `Origin` checks, CORS and the body limit. It imports nothing of Node.
  */
 
-export interface McpHttpOptions extends AttachToolsOptions, ModernOptions {
+export interface McpHttpOptions extends ModernOptions {
   /** The largest request body read, in bytes: a larger one is answered 413, unread. Default 4 MiB, as the SDK's. */
   readonly maxBodyBytes?: number;
   /**
@@ -61,6 +54,9 @@ export interface McpHttpOptions extends AttachToolsOptions, ModernOptions {
    */
   readonly sessions?: boolean | McpSessionOptions;
 }
+
+/** A web handler for the 2026-07-28 requests toolprep does not answer, given the request and its parsed body. */
+export type ModernFeatures = (request: Request, parsedBody: unknown) => Promise<Response>;
 
 /** The options of the sessions' transports, when sessions are on. */
 export function sessionOptionsOf(options: McpHttpOptions): McpSessionOptions | undefined {
@@ -119,7 +115,7 @@ const MCP_REQUEST_HEADERS = [
 ];
 
 /** The methods both eras take: 2026-07-28 POSTs only; a 2025 session also GETs its stream and DELETEs itself. */
-const MCP_METHODS = 'POST, GET, DELETE, OPTIONS';
+export const MCP_METHODS = 'POST, GET, DELETE, OPTIONS';
 
 /**
  * The answer headers a browser script may read: the session (2025), the version, and what
@@ -135,8 +131,8 @@ const PREFLIGHT_MAX_AGE_SECONDS = 7200;
  * MCP request headers and the `Mcp-Param-*` headers the tools mirror their arguments into
  * (2026-07-28, `x-mcp-header`), which a browser sends only once a preflight allowed them.
  */
-export function preflightHeaders(runtime: ToolRuntime): Readonly<Record<string, string>> {
-  const mirrored = [...servingOf(runtime).mirrored.values()].flatMap((headers) =>
+export function preflightHeaders(service: ToolService): Readonly<Record<string, string>> {
+  const mirrored = [...service.mirrored.values()].flatMap((headers) =>
     headers.map(({ header }) => `mcp-param-${header.toLowerCase()}`),
   );
   return {
@@ -164,15 +160,6 @@ export function corsHeaders(
   };
 }
 
-/** The JSON-RPC error body of a refused request. */
-export function forbiddenBody(refused: string): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    error: { code: -32000, message: `Forbidden: ${refused}` },
-    id: null,
-  });
-}
-
 /** What the routing reads of an HTTP request, whichever runtime's request it is. */
 export interface HttpRequestView {
   readonly method: string;
@@ -181,128 +168,5 @@ export interface HttpRequestView {
   header(name: string): string | undefined;
 }
 
-/** Where an HTTP request goes: an answer to send, a 2026-07-28 call to run, or the SDK (2025). */
-export type HttpRoute =
-  | {
-      readonly kind: 'answer';
-      readonly status: number;
-      readonly body: string | null;
-      readonly headers?: Readonly<Record<string, string>>;
-    }
-  | { readonly kind: 'work'; readonly work: ModernWork; readonly stream: boolean }
-  /** A 2026-07-28 request for `modernFeatures`. */
-  | { readonly kind: 'modern-sdk' }
-  | { readonly kind: 'sdk' };
-
-/** A web handler for 2026-07-28 requests, given the request with its body and the body parsed. */
-export type ModernFeatures = (request: Request, parsedBody: unknown) => Promise<Response>;
-
-/** The methods toolprep answers itself on 2026-07-28 even when `modernFeatures` are given: the tools, and their tasks. */
-const OWN_MODERN_METHODS = new Set(['tools/list', 'tools/call', ...TASK_METHODS]);
-
-export interface HttpServing {
-  readonly modern: ModernServing;
-  /** The prepared 2025 answers, when toolprep makes the server and serves statelessly. */
-  readonly first?: FirstAnswers | undefined;
-  readonly options: McpHttpOptions;
-  /** What a preflight from an allowed origin is answered with (`preflightHeaders`). */
-  readonly preflight: Readonly<Record<string, string>>;
-}
-
-const JSON_HEADERS = { 'content-type': 'application/json' } as const;
-
-/**
- * The one routing of the Node and the fetch handlers: a request whose `Host` or `Origin` is not
- * allowed is refused (403), a preflight from another origin among them; an `OPTIONS` is answered
- * 204 with the methods (and, from an allowed origin, what its preflight asks); a 2026-07-28
- * request is toolprep's to answer, a POST only (405 otherwise); a 2025 request is answered from
- * the prepared bytes when they hold its answer, and by the SDK otherwise. The CORS headers of every
- * answer are the handlers' (`corsHeaders`), since the SDK writes some answers itself.
- */
-export function routeHttp(serving: HttpServing, request: HttpRequestView, body: unknown): HttpRoute {
-  const { options } = serving;
-  const origin = request.header('origin');
-  const refused = refusedOrigin({ host: request.host, origin }, options);
-  if (refused) return { kind: 'answer', status: 403, body: forbiddenBody(refused), headers: JSON_HEADERS };
-  if (request.method === 'OPTIONS')
-    return {
-      kind: 'answer',
-      status: 204,
-      body: null,
-      headers: origin === undefined ? { allow: MCP_METHODS } : { allow: MCP_METHODS, ...serving.preflight },
-    };
-  if (!Array.isArray(body) && isModernMessage(body, request.header('mcp-protocol-version')?.trim())) {
-    if (request.method !== 'POST')
-      return {
-        kind: 'answer',
-        status: 405,
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: -32000, message: 'Method not allowed: 2026-07-28 requests are POSTs' },
-        }),
-        headers: { ...JSON_HEADERS, allow: 'POST' },
-      };
-    const method = (body as { method?: unknown } | undefined)?.method;
-    if (options.modernFeatures && !(typeof method === 'string' && OWN_MODERN_METHODS.has(method)))
-      return { kind: 'modern-sdk' };
-    const answer = serving.modern.accept(body, request.header);
-    if (!('run' in answer))
-      return {
-        kind: 'answer',
-        status: answer.status,
-        body: answer.body,
-        ...(answer.body === null ? {} : { headers: JSON_HEADERS }),
-      };
-    const responses = options.responses ?? 'auto';
-    return {
-      kind: 'work',
-      work: answer,
-      stream: responses === 'sse' || (responses === 'auto' && answer.notifies),
-    };
-  }
-  const prepared = serving.first && firstHttpAnswer(serving.first, request, body, options.responses);
-  if (prepared)
-    return {
-      kind: 'answer',
-      status: prepared.status,
-      body: prepared.body,
-      ...(prepared.body === null ? {} : { headers: JSON_HEADERS }),
-    };
-  return { kind: 'sdk' };
-}
-
 /** The body limit of the HTTP handlers: the SDK's default, 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-/** The answer to a body over the limit, as the SDK words it. */
-export function tooLargeAnswer(maxBytes: number): { status: 413; body: string } {
-  return {
-    status: 413,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${maxBytes} bytes` },
-      id: null,
-    }),
-  };
-}
-
-/** A body as JSON; what is not JSON is undefined (the SDK or the 2026 routing refuses it). */
-export function jsonOf(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** An SSE event carrying one JSON-RPC message. */
-export function sseEvent(message: string): string {
-  return `event: message\ndata: ${message}\n\n`;
-}
-
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache',
-  'x-accel-buffering': 'no',
-} as const;

@@ -1,4 +1,5 @@
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { errorText } from '../wire/jsonrpc.js';
 
 /**
  * Sessions for the Streamable HTTP helpers: one SDK transport and server per session, kept in this
@@ -111,5 +112,5 @@ function isInitialize(body: unknown): boolean {
 }
 
 function errorBody(code: number, message: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  return errorText(null, { code, message });
 }

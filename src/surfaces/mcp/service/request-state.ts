@@ -1,4 +1,4 @@
-import { canonicalJson } from '../shared/run/canonical-text.js';
+import { canonicalJson } from '../../../shared/run/canonical-text.js';
 
 /**
  * The `requestState` of a 2026-07-28 input-required result: the answers a call has had so far,

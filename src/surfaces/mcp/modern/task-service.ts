@@ -1,21 +1,27 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { TaskPolicy } from '../manifest/prepared-tool.js';
-import type { ToolRuntime } from '../runtime/runner.js';
-import { canonicalJson } from '../shared/run/canonical-text.js';
-import { isRecord } from '../shared/run/is-record.js';
-import { getOwn, setOwn } from '../shared/run/own-property.js';
-import { localExecutor } from '../tasks/local-executor.js';
-import { memoryTaskStore } from '../tasks/memory-store.js';
+import type { TaskPolicy } from '../../../manifest/prepared-tool.js';
+import type { ToolRuntime } from '../../../runtime/runner.js';
+import { canonicalJson } from '../../../shared/run/canonical-text.js';
+import { getOwn, setOwn } from '../../../shared/run/own-property.js';
+import { localExecutor } from '../../../tasks/local-executor.js';
+import { memoryTaskStore } from '../../../tasks/memory-store.js';
 import {
   isTerminal,
   type TaskEnd,
   type TaskExecutor,
   type TaskRecord,
   type TaskStore,
-} from '../tasks/store.js';
-import { INPUT_METHODS } from './mcp-context.js';
-import { errorResultOf, servingOf, toolResultOf } from './mcp-listing.js';
-import { isAnswerTo, modernContext, supportsMode } from './mcp-modern-context.js';
+} from '../../../tasks/store.js';
+import { cannotAsk, modernContext } from '../service/context.js';
+import {
+  earlierAnswer,
+  inputRequest,
+  isAnswerTo,
+  missingCapabilities,
+  QUESTIONS,
+  questionKeys,
+} from '../service/questions.js';
+import type { CallAnswer, ToolService } from '../service/tool-service.js';
+import type { HeaderReader } from '../wire/envelope.js';
 
 /**
  * MCP tasks (the `io.modelcontextprotocol/tasks` extension of 2026-07-28) over a `TaskStore`: a
@@ -25,9 +31,6 @@ import { isAnswerTo, modernContext, supportsMode } from './mcp-modern-context.js
  * are answered from the store on any node. A run hears of answers and cancellation from the store
  * too, so nothing of a task lives only in one process.
  */
-
-/** A header of the request, by lower-case name (HTTP); undefined over stdio. */
-export type HeaderReader = ((name: string) => string | undefined) | undefined;
 
 export interface TaskServingOptions {
   /** Where tasks are kept. Default: in this process's memory (one node). */
@@ -42,15 +45,14 @@ export interface TaskServingOptions {
   readonly principal?: (header: HeaderReader) => string | Promise<string>;
 }
 
-/** A new call's outcome: the task made for it, or the result a plain call gives (its arguments refused). */
-export type TaskCallOutcome =
+/** A new call's outcome: the task made for it, or the answer a plain call gives (its arguments refused). */
+type TaskCallOutcome =
   | { readonly task: Record<string, unknown> }
-  | { readonly result: CallToolResult }
-  | { readonly unknownTool: string }
+  | { readonly answer: CallAnswer }
   /** The policy's questions not answered yet, as the input requests to send before the task is made. */
   | { readonly questions: Record<string, unknown> }
-  /** A capability the questions need and the client did not declare. */
-  | { readonly missing: string };
+  /** The client capabilities the questions need and the client did not declare. */
+  | { readonly missing: Record<string, unknown> };
 
 export interface McpTasks {
   principalOf(header: HeaderReader): Promise<string>;
@@ -83,7 +85,8 @@ export interface McpTasks {
 export function mcpTasks(
   runtime: ToolRuntime,
   policies: ReadonlyMap<string, TaskPolicy>,
-  options: TaskServingOptions = {},
+  service: ToolService,
+  options: TaskServingOptions & { readonly onerror: (error: Error) => void },
 ): McpTasks {
   // Whether a task whose node died may be run again: its tool is marked idempotent.
   const rerunnable = new Set(
@@ -92,7 +95,6 @@ export function mcpTasks(
       .filter((tool) => tool.annotations?.idempotentHint === true)
       .map((tool) => tool.name),
   );
-  const serving = servingOf(runtime);
   const store = options.store ?? memoryTaskStore();
   const executor = options.executor ?? localExecutor();
   const principalOf = options.principal ?? defaultPrincipal;
@@ -104,16 +106,9 @@ export function mcpTasks(
 
   /** Ends a run's task as the call ended: a result (a tool error too) completes it; a protocol error fails it. */
   const endOf = (name: string, outcome: Awaited<ReturnType<ToolRuntime['call']>>): TaskEnd => {
-    if (outcome.ok) return { status: 'completed', result: toolResultOf(serving, name, outcome.value) };
-    const { protocol } = outcome.error;
-    if (protocol) return { status: 'failed', error: protocol, statusMessage: protocol.message };
-    const failure = errorResultOf(outcome);
-    if (failure) return { status: 'completed', result: failure };
-    return {
-      status: 'failed',
-      error: { code: -32602, message: outcome.error.message },
-      statusMessage: outcome.error.message,
-    };
+    const answer = service.answer(name, outcome);
+    if ('result' in answer) return { status: 'completed', result: answer.result };
+    return { status: 'failed', error: answer.error, statusMessage: answer.error.message };
   };
 
   const runTask = async (taskId: string, reaped: boolean): Promise<void> => {
@@ -164,32 +159,32 @@ export function mcpTasks(
     }
   };
   const started = executor.start(runTask);
-  started.catch((error) => console.error('[toolprep] the task executor did not start:', error));
+  started.catch((error) =>
+    options.onerror(
+      new Error(`[toolprep] the task executor did not start: ${messageOf(error)}`, { cause: error }),
+    ),
+  );
 
   return {
     principalOf: async (header) => principalOf(header),
     async create({ name, args, capabilities, principal, answers }) {
       const policy = policies.get(name) as TaskPolicy;
       const checked = await runtime.check(name, args, { era: 'modern', clientCapabilities: capabilities });
-      if (!checked.ok) {
-        const failure = errorResultOf(checked);
-        return failure ? { result: failure } : { unknownTool: checked.error.message };
-      }
+      if (!checked.ok) return { answer: service.answer(name, checked) };
       // The policy's questions, asked before the task is made; their answers go in with it.
       const asked = Object.entries(policy.questions ?? {});
       const given: Record<string, unknown> = {};
       const waiting: Record<string, unknown> = {};
+      const missing =
+        asked.length > 0
+          ? missingCapabilities(capabilities, QUESTIONS.elicit.method, { mode: 'form' })
+          : undefined;
+      if (missing) return { missing };
       for (const [key, question] of asked) {
         const answer = getOwn(answers, key);
-        if (isAnswerTo(INPUT_METHODS.elicit.method, answer)) setOwn(given, key, answer);
-        else
-          setOwn(waiting, key, {
-            method: INPUT_METHODS.elicit.method,
-            params: { mode: 'form', ...question },
-          });
+        if (isAnswerTo(QUESTIONS.elicit.method, answer)) setOwn(given, key, answer);
+        else setOwn(waiting, key, inputRequest(QUESTIONS.elicit.method, { mode: 'form', ...question }));
       }
-      if (asked.length > 0 && !isRecord(capabilities[INPUT_METHODS.elicit.capability]))
-        return { missing: INPUT_METHODS.elicit.capability };
       if (Object.keys(waiting).length > 0) return { questions: waiting };
       const repeat =
         policy.repeatWindowMs > 0
@@ -260,7 +255,7 @@ function wireTask(task: TaskRecord): Record<string, unknown> {
 }
 
 interface TaskRun {
-  ask(method: string, capability: string, params: unknown, key: string | undefined): Promise<unknown>;
+  ask(method: string, params: unknown, key: string | undefined): Promise<unknown>;
   /** A transition of the task, from the store: answers to waiting questions are handed over. */
   heard(task: TaskRecord): void;
   /** The run is over: questions still waiting are rejected. */
@@ -276,7 +271,7 @@ interface TaskRun {
  */
 function taskRun(store: TaskStore, claimed: TaskRecord, runner: string, signal: AbortSignal): TaskRun {
   let latest = claimed;
-  let asked = 0;
+  const keyOf = questionKeys();
   const waiting = new Map<
     string,
     { method: string; resolve(answer: unknown): void; reject(error: unknown): void }
@@ -288,20 +283,15 @@ function taskRun(store: TaskStore, claimed: TaskRecord, runner: string, signal: 
   };
   signal.addEventListener('abort', () => abandon(signal.reason), { once: true });
   return {
-    ask(method, capability, params, named) {
-      asked++;
-      let key = named ?? `input-${asked}`;
-      if (Object.hasOwn(latest.inputResponses, key) && isAnswerTo(method, latest.inputResponses[key]))
-        return Promise.resolve(latest.inputResponses[key]);
+    ask(method, params, named) {
+      let key = keyOf(named);
+      const earlier = earlierAnswer(latest.inputResponses, key, method);
+      if (earlier) return Promise.resolve(earlier.answer);
       if (signal.aborted) return Promise.reject(signal.reason);
-      const capabilities = latest.capabilities as Record<string, unknown>;
-      const declared = capabilities[capability];
-      if (typeof declared !== 'object' || declared === null || !supportsMode(method, capabilities, params))
-        return Promise.reject(
-          new Error(
-            `The client did not declare the ${capability} capability when it created this task, so it cannot be asked`,
-          ),
-        );
+      // The capabilities declared when the task was created: a question they do not cover fails the
+      // task with -32021, as the same call would be answered on 2026-07-28.
+      const missing = missingCapabilities(latest.capabilities as Record<string, unknown>, method, params);
+      if (missing) return Promise.reject(cannotAsk(missing));
       if (latest.issuedKeys.includes(key)) key = `${key}.${latest.attempts}`;
       return new Promise((resolve, reject) => {
         waiting.set(key, { method, resolve, reject });
@@ -316,7 +306,7 @@ function taskRun(store: TaskStore, claimed: TaskRecord, runner: string, signal: 
             }, abandon);
           }, 0);
         }
-        batch[key] = params === undefined ? { method } : { method, params };
+        batch[key] = inputRequest(method, params);
       });
     },
     heard(task) {
@@ -353,4 +343,8 @@ async function defaultPrincipal(header: HeaderReader): Promise<string> {
 async function sha256Hex(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,3 +1,8 @@
+import { isRecord } from '../../../shared/run/is-record.js';
+import { META, MODERN_VERSION } from '../wire/envelope.js';
+import { raisedError } from '../wire/jsonrpc.js';
+import { missingCapabilities, missingCapabilityError, QUESTIONS } from './questions.js';
+
 /**
  * What a tool's handler receives as its context when MCP calls it, in either protocol era: the
  * request's id, signal and `_meta`, request-scoped progress and logging, and one way to ask the
@@ -96,13 +101,6 @@ export interface QuestionOptions {
   readonly key?: string;
 }
 
-/** The method of each question, and the client capability it needs. */
-export const INPUT_METHODS = {
-  elicit: { method: 'elicitation/create', capability: 'elicitation' },
-  sample: { method: 'sampling/createMessage', capability: 'sampling' },
-  listRoots: { method: 'roots/list', capability: 'roots' },
-} as const;
-
 /** What a 2025 session's handler gets from the SDK: its request's extra. */
 export interface LegacyExtra {
   readonly requestId: string | number;
@@ -121,7 +119,7 @@ export interface LegacyExtra {
 export function legacyContext(
   extra: LegacyExtra,
   clientCapabilities: Readonly<Record<string, unknown>>,
-  schemas: { readonly [Method in keyof typeof INPUT_METHODS]: unknown },
+  schemas: { readonly [Kind in keyof typeof QUESTIONS]: unknown },
 ): McpToolContext {
   const progressToken = extra._meta?.progressToken;
   return {
@@ -132,22 +130,115 @@ export function legacyContext(
       if (progressToken === undefined) return;
       await extra.sendNotification({
         method: 'notifications/progress',
-        params: {
-          progressToken,
-          progress,
-          ...(total === undefined ? {} : { total }),
-          ...(message === undefined ? {} : { message }),
-        },
+        params: progressParams(progressToken, progress, total, message),
       });
     },
     log: (level, data, logger) =>
-      extra.sendNotification({
-        method: 'notifications/message',
-        params: { level, data, ...(logger === undefined ? {} : { logger }) },
-      }),
-    elicit: (params) => extra.sendRequest({ method: INPUT_METHODS.elicit.method, params }, schemas.elicit),
-    sample: (params) => extra.sendRequest({ method: INPUT_METHODS.sample.method, params }, schemas.sample),
-    listRoots: () => extra.sendRequest({ method: INPUT_METHODS.listRoots.method }, schemas.listRoots),
-    sendRequest: (request, resultSchema) => extra.sendRequest(request, resultSchema),
+      extra.sendNotification({ method: 'notifications/message', params: logParams(level, data, logger) }),
+    elicit: (params) => ask(QUESTIONS.elicit.method, params, schemas.elicit),
+    sample: (params) => ask(QUESTIONS.sample.method, params, schemas.sample),
+    listRoots: () => ask(QUESTIONS.listRoots.method, undefined, schemas.listRoots),
+    sendRequest: (request, resultSchema) => ask(request.method, request.params, resultSchema),
   };
+
+  /** A question as a request to the client, unless its capabilities say it cannot answer (refused at once, not after a timeout). */
+  function ask(method: string, params: unknown, resultSchema: unknown) {
+    const missing = missingCapabilities(clientCapabilities, method, params);
+    if (missing) return Promise.reject(cannotAsk(missing));
+    return extra.sendRequest(params === undefined ? { method } : { method, params }, resultSchema);
+  }
+}
+
+/**
+ * Why a question cannot be asked, as a JSON-RPC error (-32021, with the capabilities it needs): a
+ * handler that lets it go answers the call with it on 2026-07-28 and fails a task with it.
+ */
+export function cannotAsk(missing: Record<string, unknown>): Error {
+  return raisedError(missingCapabilityError(missing));
+}
+
+/** Asks the client a question, the way the call is served: the answer, once there is one. */
+export interface QuestionAsker {
+  ask(method: string, params: unknown, key: string | undefined): Promise<unknown>;
+}
+
+/** What a 2026-07-28 context is made from: the request, and where its notifications go. */
+export interface ContextRequest {
+  readonly id: string | number;
+  /** The request's `_meta`: the progress token and log level are read there. */
+  readonly meta: Record<string, unknown>;
+  readonly capabilities: Record<string, unknown>;
+  readonly notify: (notification: { readonly method: string; readonly params: unknown }) => void;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * The handler's context on MCP 2026-07-28, where a question is not a request the server sends:
+ * it is answered by whatever asks it (an input-required result, or a task's input requests).
+ */
+export function modernContext(
+  { id, meta, signal, notify, capabilities }: ContextRequest,
+  asker: QuestionAsker,
+): McpToolContext {
+  const progressToken = meta.progressToken;
+  const logLevel = meta[META.logLevel] as LoggingLevel | undefined;
+  let lastProgress = Number.NEGATIVE_INFINITY;
+  const send = (method: string, params: unknown) => {
+    if (!signal.aborted) notify({ method, params });
+  };
+  const context: McpToolContext = {
+    requestId: id,
+    signal,
+    _meta: meta,
+    era: 'modern',
+    clientCapabilities: capabilities,
+    async progress(progress, total, message) {
+      // Only for a request that asked, and only forward: progress must increase.
+      if (progressToken === undefined || !(progress > lastProgress)) return;
+      lastProgress = progress;
+      send('notifications/progress', progressParams(progressToken, progress, total, message));
+    },
+    async log(level, data, logger) {
+      if (logLevel === undefined || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(logLevel)) return;
+      send('notifications/message', logParams(level, data, logger));
+    },
+    elicit: (params, options) => asker.ask(QUESTIONS.elicit.method, params, options?.key) as never,
+    sample: (params, options) => asker.ask(QUESTIONS.sample.method, params, options?.key) as never,
+    listRoots: (options) => asker.ask(QUESTIONS.listRoots.method, undefined, options?.key) as never,
+    async sendNotification({ method, params }) {
+      const fields = (isRecord(params) ? params : {}) as Record<string, unknown>;
+      if (method === 'notifications/progress')
+        return context.progress(
+          fields.progress as number,
+          fields.total as number | undefined,
+          fields.message as string | undefined,
+        );
+      if (method === 'notifications/message')
+        return context.log(fields.level as LoggingLevel, fields.data, fields.logger as string | undefined);
+    },
+    sendRequest({ method, params }) {
+      if (!Object.values(QUESTIONS).some((question) => question.method === method))
+        return Promise.reject(new Error(`${method} is not a question a server may ask on ${MODERN_VERSION}`));
+      return asker.ask(method, params, undefined);
+    },
+  };
+  return context;
+}
+
+function progressParams(
+  progressToken: unknown,
+  progress: number,
+  total: number | undefined,
+  message: string | undefined,
+): Record<string, unknown> {
+  return {
+    progressToken,
+    progress,
+    ...(total === undefined ? {} : { total }),
+    ...(message === undefined ? {} : { message }),
+  };
+}
+
+function logParams(level: LoggingLevel, data: unknown, logger: string | undefined): Record<string, unknown> {
+  return { level, data, ...(logger === undefined ? {} : { logger }) };
 }

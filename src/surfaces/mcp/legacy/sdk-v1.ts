@@ -5,32 +5,22 @@ import {
   type CallToolResult,
   CreateMessageResultSchema,
   ElicitResultSchema,
-  ErrorCode,
   type JSONRPCMessage,
   ListRootsResultSchema,
   ListToolsRequestSchema,
-  McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { HANDSHAKE_PLACEHOLDERS, type PreparedHandshake } from '../manifest/tool-set.js';
-import type { ToolRuntime } from '../runtime/runner.js';
-import { legacyContext } from './mcp-context.js';
-import {
-  type AttachToolsOptions,
-  errorResultOf,
-  type McpServerInfo,
-  pageOf,
-  servingOf,
-  startOf,
-  toolResultOf,
-} from './mcp-listing.js';
-
-export type { AttachToolsOptions, McpServerInfo } from './mcp-listing.js';
+import { HANDSHAKE_PLACEHOLDERS, type PreparedHandshake } from '../../../manifest/tool-set.js';
+import type { ToolRuntime } from '../../../runtime/runner.js';
+import { legacyContext } from '../service/context.js';
+import { type AttachToolsOptions, type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
+import { raisedError } from '../wire/jsonrpc.js';
 
 /**
- * The MCP server over the prepared tools, with the SDK: `toolprep/mcp/server`. The serving helpers
+ * The 2025 sessions, on the SDK v1 (`toolprep/mcp/server`): the prepared tools on its low-level
+ * `Server`, answered through the tool service like every other era. The serving helpers
  * (`toolprep/mcp`, `toolprep/mcp/web`) load it when a request needs the SDK; it imports nothing of
  * Node, so that it runs on edge runtimes.
  */
@@ -42,33 +32,25 @@ export type { AttachToolsOptions, McpServerInfo } from './mcp-listing.js';
  */
 export function attachTools(server: Server, runtime: ToolRuntime, options: AttachToolsOptions = {}): Server {
   const pageSize = options.pageSize ?? 200;
-  const serving = servingOf(runtime);
+  const service = toolServiceOf(runtime);
   server.registerCapabilities({ tools: {} });
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    const cursor = request.params?.cursor;
-    const start = startOf(serving, cursor);
-    if (start === undefined) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid cursor "${cursor}": pass the nextCursor of the previous page`,
-      );
-    }
-    return pageOf(serving, pageSize, start);
+    const listed = service.page(pageSize, request.params?.cursor);
+    if ('error' in listed) throw raisedError(listed.error);
+    return listed.page;
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
-    const result = await runtime.call(
+    const outcome = await runtime.call(
       name,
       args,
       legacyContext(extra, server.getClientCapabilities() ?? {}, QUESTION_SCHEMAS),
     );
-    if (result.ok) return toolResultOf(serving, name, result.value);
-    // A tool that does not exist is the caller's protocol error; anything else is the tool's answer.
-    const failure = errorResultOf(result);
-    if (!failure) throw new McpError(ErrorCode.InvalidParams, result.error.message);
-    return failure;
+    const answer = service.answer(name, outcome);
+    if ('error' in answer) throw raisedError(answer.error);
+    return answer.result;
   });
   return server;
 }

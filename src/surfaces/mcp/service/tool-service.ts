@@ -1,0 +1,150 @@
+import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpHeader, PreparedTool } from '../../../manifest/prepared-tool.js';
+import { isToolContent } from '../../../runtime/index.js';
+import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
+import type { JsonSchema } from '../../../shared/json-schema/schema.js';
+import { ERRORS, type WireError } from '../wire/jsonrpc.js';
+
+/**
+ * The one tool service every era and binding calls: the `tools/list` pages built from the prepared
+ * documents (one cursor rule, one page size), and the one mapping from a call's outcome to what MCP
+ * answers. toolprep's own 2026-07-28 server, the 2025 sessions on SDK v1, tools on a user's SDK v2
+ * server and a task's result all answer through it, so they cannot drift apart. It imports nothing
+ * of the SDK at run time (types only) and nothing of Node.
+ */
+
+export interface McpServerInfo {
+  readonly name: string;
+  readonly version: string;
+}
+
+export interface AttachToolsOptions {
+  /** Tools per `tools/list` page; longer lists are paged with a cursor. Default 200. */
+  readonly pageSize?: number;
+}
+
+/** A `tools/list` page, and its JSON text made once (the prepared bytes a transport writes as they are). */
+export interface ListedPage {
+  readonly page: ListToolsResult;
+  readonly text: string;
+}
+
+/** What MCP answers for a call: a tool result, or a JSON-RPC error. */
+export type CallAnswer = { readonly result: CallToolResult } | { readonly error: WireError };
+
+export interface ToolService {
+  /** The arguments each tool mirrors into `Mcp-Param-*` headers, as the build listed them. */
+  readonly mirrored: ReadonlyMap<string, readonly McpHeader[]>;
+  /** Each tool's output schema, by name (the SDK v2 projects a result for a 2025 client with it). */
+  readonly outputSchemas: ReadonlyMap<string, JsonSchema | undefined>;
+  /** The page a cursor names, or the error for a cursor no page gave. */
+  page(pageSize: number, cursor: unknown): ListedPage | { readonly error: WireError };
+  /** The prepared text of a page this service gave, as an SDK hands it back to be sent. */
+  textOf(result: unknown): string | undefined;
+  /** The answer to a call that ended with this outcome. */
+  answer(name: string, outcome: CallResult): CallAnswer;
+}
+
+const services = new WeakMap<ToolRuntime, ToolService>();
+
+/**
+ * The service of a runtime, made once per runtime (not per server: the stateless HTTP pattern makes
+ * a server per request, which must cost neither a conversion nor a list).
+ */
+export function toolServiceOf(runtime: ToolRuntime): ToolService {
+  let service = services.get(runtime);
+  if (!service) {
+    service = toolService(runtime.list());
+    services.set(runtime, service);
+  }
+  return service;
+}
+
+function toolService(prepared: readonly PreparedTool[]): ToolService {
+  const tools = Object.freeze(prepared.map(toListedTool));
+  const outputs = new Set(prepared.filter((tool) => tool.outputSchema).map((tool) => tool.name));
+  const pages = new Map<string, ListedPage>();
+  const texts = new WeakMap<object, string>();
+  return {
+    mirrored: new Map(prepared.flatMap((tool) => (tool.mcpHeaders ? [[tool.name, tool.mcpHeaders]] : []))),
+    outputSchemas: new Map(prepared.map((tool) => [tool.name, tool.outputSchema])),
+    page(pageSize, cursor) {
+      const start = startOf(cursor, tools.length);
+      if (start === undefined)
+        return {
+          error: {
+            code: ERRORS.invalidParams.code,
+            message: `Invalid cursor ${JSON.stringify(cursor)}: pass the nextCursor of the previous page`,
+          },
+        };
+      const key = `${pageSize}:${start}`;
+      let listed = pages.get(key);
+      if (!listed) {
+        const end = start + pageSize;
+        const page = Object.freeze({
+          tools: tools.slice(start, end),
+          ...(end < tools.length ? { nextCursor: cursorOf(end) } : {}),
+        });
+        listed = { page, text: JSON.stringify(page) };
+        pages.set(key, listed);
+        texts.set(page, listed.text);
+      }
+      return listed;
+    },
+    textOf: (result) => (typeof result === 'object' && result !== null ? texts.get(result) : undefined),
+    answer(name, outcome) {
+      if (outcome.ok) return { result: toolResultOf(outputs.has(name), outcome.value) };
+      const { code, message, protocol } = outcome.error;
+      // A handler that threw a JSON-RPC error chose a protocol error: every era answers it as one.
+      if (protocol) return { error: protocol };
+      // A tool that does not exist is the caller's protocol error; anything else is the tool's answer.
+      if (code === 'UNKNOWN_TOOL') return { error: { code: ERRORS.invalidParams.code, message } };
+      return { result: { content: [{ type: 'text', text: message }], isError: true } };
+    },
+  };
+}
+
+function toListedTool(tool: PreparedTool): Tool {
+  return Object.freeze({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema.mcp as Tool['inputSchema'],
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool.meta ? { _meta: tool.meta } : {}),
+  });
+}
+
+/** A page's cursor: its start, as base64url (btoa, which every runtime has). */
+function cursorOf(start: number): string {
+  return btoa(String(start)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+/** Where the page a cursor names starts, or undefined for a cursor no page gave. */
+function startOf(cursor: unknown, count: number): number | undefined {
+  if (cursor === undefined) return 0;
+  if (typeof cursor !== 'string') return undefined;
+  let start: number;
+  try {
+    start = Number.parseInt(atob(cursor.replace(/-/g, '+').replace(/_/g, '/')), 10);
+  } catch {
+    return undefined;
+  }
+  return Number.isInteger(start) && start >= 0 && start <= count ? start : undefined;
+}
+
+/** A successful call's value as an MCP tool result: content parts as they are, else JSON text. */
+function toolResultOf(declaresOutput: boolean, value: unknown): CallToolResult {
+  if (isToolContent(value)) {
+    // Content parts are MCP's own content blocks; structured content goes beside them.
+    const { content, structured } = value;
+    return {
+      content: [...content] as CallToolResult['content'],
+      ...(structured === undefined ? {} : { structuredContent: structured as Record<string, unknown> }),
+    };
+  }
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+  return declaresOutput
+    ? { content: [{ type: 'text', text }], structuredContent: value as Record<string, unknown> }
+    : { content: [{ type: 'text', text }] };
+}

@@ -1,0 +1,179 @@
+import {
+  type CallToolResult,
+  type CreateMcpHandlerOptions,
+  createMcpHandler,
+  type McpHttpHandler,
+  type McpServer,
+  ProtocolError,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { ToolRuntime } from '../../../runtime/runner.js';
+import { askingCall } from '../service/asking-call.js';
+import { missingCapabilityError } from '../service/questions.js';
+import {
+  type RequestStateOptions,
+  type RequestStateSigner,
+  requestStateSigner,
+} from '../service/request-state.js';
+import { type AttachToolsOptions, toolServiceOf } from '../service/tool-service.js';
+import { META, mirroredMismatch } from '../wire/envelope.js';
+import { ERRORS } from '../wire/jsonrpc.js';
+
+/**
+ * `toolprep/mcp/v2`: the prepared tools on the official SDK v2 (`@modelcontextprotocol/server`),
+ * beside a server's own resources, prompts and completions, in both eras the SDK serves. Its
+ * answers are the tool service's, as on toolprep's own serving: the SDK only carries them.
+ */
+
+export interface AttachToolsV2Options extends AttachToolsOptions {
+  /** How the state of an input-required result is signed: give every node the same key. */
+  readonly requestState?: RequestStateOptions;
+}
+
+/**
+ * The signers made per runtime and key: a `createMcpHandler` factory attaches the tools to a fresh
+ * server on every request, which must cost neither a key nor a list.
+ */
+const signers = new WeakMap<ToolRuntime, Map<unknown, RequestStateSigner>>();
+
+function signerOf(runtime: ToolRuntime, options: RequestStateOptions = {}): RequestStateSigner {
+  let byKey = signers.get(runtime);
+  if (!byKey) {
+    byKey = new Map();
+    signers.set(runtime, byKey);
+  }
+  const cacheKey = `${String(options.key)}\u0000${options.ttlMs}`;
+  let signer = byKey.get(cacheKey);
+  if (!signer) {
+    signer = requestStateSigner(options);
+    byKey.set(cacheKey, signer);
+  }
+  return signer;
+}
+
+/**
+ * Serves the runtime's tools on an SDK v2 `McpServer` (or its low-level `Server`): `tools/list`
+ * answers the prepared pages as they are, so the SDK converts no schema, and `tools/call` goes
+ * through `runtime.call`, one parse per call. A handler's questions (`context.elicit`, …) become
+ * input-required results, which the SDK serves as such to a 2026-07-28 client and as requests to a
+ * 2025 one. Attach before the server is connected; it owns the server's tools, so register no tool
+ * of your own on the same server. Costs the same whatever the number of tools: call it in a
+ * `createMcpHandler` factory freely.
+ */
+export function attachTools<Target extends McpServer | Server>(
+  target: Target,
+  runtime: ToolRuntime,
+  options: AttachToolsV2Options = {},
+): Target {
+  const isMcpServer = 'registerTool' in target;
+  const server: Server = isMcpServer ? target.server : target;
+  const pageSize = options.pageSize ?? 200;
+  const service = toolServiceOf(runtime);
+  const states = signerOf(runtime, options.requestState);
+  server.registerCapabilities({ tools: {} });
+  if (isMcpServer) checkMirroredHeadersFirst(target, runtime);
+
+  server.setRequestHandler('tools/list', (request) => {
+    const listed = service.page(pageSize, request.params?.cursor);
+    if ('error' in listed) throw new ProtocolError(listed.error.code, listed.error.message);
+    return listed.page as never;
+  });
+
+  server.setRequestHandler('tools/call', async (request, context: ServerContext) => {
+    const { name, arguments: args = {} } = request.params;
+    const { mcpReq } = context;
+    // A low-level Server's 2026-07-28 calls reach here unchecked (the SDK checks Mcp-Param-* for an
+    // McpServer's tools only); a 2025 request (no envelope) carries no such headers.
+    const httpRequest = mcpReq.envelope ? context.http?.req : undefined;
+    const mismatch =
+      httpRequest &&
+      mirroredMismatch(
+        service.mirrored.get(name),
+        args,
+        (header) => httpRequest.headers.get(header) ?? undefined,
+      );
+    if (mismatch) throw new ProtocolError(ERRORS.headerMismatch.code, `Header mismatch: ${mismatch}`);
+    const outcome = await askingCall(runtime, states, {
+      id: mcpReq.id,
+      name,
+      args,
+      meta: { ...mcpReq._meta, ...mcpReq.envelope },
+      capabilities:
+        (mcpReq.envelope?.[META.clientCapabilities as never] as Record<string, unknown> | undefined) ??
+        server.getClientCapabilities() ??
+        {},
+      requestState: mcpReq.requestState(),
+      inputResponses: mcpReq.inputResponses,
+      notify: (notification) => void mcpReq.notify(notification as never).catch(() => {}),
+      signal: mcpReq.signal,
+    });
+    if ('invalid' in outcome) throw new ProtocolError(ERRORS.invalidParams.code, outcome.invalid);
+    if ('missing' in outcome) {
+      const { code, message, data } = missingCapabilityError(outcome.missing);
+      throw new ProtocolError(code, message, data);
+    }
+    if ('inputRequests' in outcome) return outcome as never;
+    const answer = service.answer(name, outcome.result);
+    if ('error' in answer)
+      throw new ProtocolError(answer.error.code, answer.error.message, answer.error.data);
+    // The SDK's projection of a result for the era of the request (a 2025 client's structured content).
+    return server.projectCallToolResult(
+      answer.result as CallToolResult,
+      service.outputSchemas.get(name) as Record<string, unknown> | undefined,
+    );
+  });
+  return target;
+}
+
+/**
+ * Lets `createMcpHandler` check the `Mcp-Param-*` headers of toolprep's tools before dispatch, as
+ * it does for tools registered with the SDK, so that a mismatch is answered HTTP 400 (decision
+ * 0033): it reads a tool's input schema through `toolInputSchemaJson`, which knows only the SDK's
+ * own tools; the prepared document is what `tools/list` sends. Where a version of the SDK has no
+ * such method, the handler's own check above still refuses the call (HTTP 200).
+ */
+function checkMirroredHeadersFirst(server: McpServer, runtime: ToolRuntime): void {
+  const own = server as unknown as { toolInputSchemaJson?: (name: string) => unknown };
+  const sdkOwn = own.toolInputSchemaJson;
+  if (typeof sdkOwn !== 'function') return;
+  const prepared = new Map(runtime.list().map((tool) => [tool.name, tool.inputSchema.mcp]));
+  own.toolInputSchemaJson = (name) => prepared.get(name) ?? sdkOwn.call(server, name);
+}
+
+export interface FeatureHandlerOptions extends AttachToolsV2Options {
+  /** Where the SDK reports what it cannot answer with (`createMcpHandler`'s option). Default: `console.error`. */
+  readonly onerror?: (error: Error) => void;
+  /** The change-event bus of `subscriptions/listen` streams, for several processes (`createMcpHandler`'s option). */
+  readonly bus?: CreateMcpHandlerOptions['bus'];
+  /** How many listen streams may be open at once (`createMcpHandler`'s option). Default 1,024. */
+  readonly maxSubscriptions?: number;
+}
+
+/** A `modernFeatures` handler: what answers a request, and the SDK handler's `notify`, `bus` and `close`. */
+export type FeatureHandler = ((request: Request, parsedBody: unknown) => Promise<Response>) &
+  Pick<McpHttpHandler, 'notify' | 'bus' | 'close'>;
+
+/**
+ * What answers, beside toolprep's own HTTP serving (`modernFeatures`), the 2026-07-28 requests of
+ * your SDK v2 server (its resources, prompts, completions, `server/discover`, `subscriptions/listen`),
+ * made per request with the tools attached, as `createMcpHandler` serves it. Its `notify`
+ * (`features.notify.promptsListChanged()`, …) reaches the clients listening for those changes.
+ */
+export function featureHandler(
+  runtime: ToolRuntime,
+  makeServer: () => McpServer,
+  options: FeatureHandlerOptions = {},
+): FeatureHandler {
+  const { onerror, bus, maxSubscriptions, ...attach } = options;
+  const handler = createMcpHandler(() => attachTools(makeServer(), runtime, attach), {
+    ...(onerror ? { onerror } : {}),
+    ...(bus ? { bus } : {}),
+    ...(maxSubscriptions === undefined ? {} : { maxSubscriptions }),
+  });
+  return Object.assign((request: Request, parsedBody: unknown) => handler.fetch(request, { parsedBody }), {
+    notify: handler.notify,
+    bus: handler.bus,
+    close: handler.close,
+  });
+}
