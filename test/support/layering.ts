@@ -30,7 +30,8 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // every era and binding; the 2026-07-28 server, the 2025 sessions and the SDK v2 binding on them;
   // the transports over all three; the entries (`toolprep/mcp`, `/web`, `/server`, `/v2`) on top.
   'surfaces/mcp/wire': [...RUN_FLOORS, 'manifest'],
-  'surfaces/mcp/service': [...RUN_FLOORS, 'runtime', 'manifest', 'surfaces/mcp/wire'],
+  // The service renders results with the one renderer of content parts every surface uses.
+  'surfaces/mcp/service': [...RUN_FLOORS, 'runtime', 'manifest', 'surfaces', 'surfaces/mcp/wire'],
   'surfaces/mcp/modern': [...RUN_FLOORS, 'runtime', 'manifest', 'tasks', ...MCP_FLOORS],
   'surfaces/mcp/legacy': [...RUN_FLOORS, 'runtime', 'manifest', ...MCP_FLOORS],
   'surfaces/mcp/v2': [...RUN_FLOORS, 'runtime', 'manifest', ...MCP_FLOORS],

@@ -1,8 +1,8 @@
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHeader, PreparedTool } from '../../../manifest/prepared-tool.js';
-import { isToolContent } from '../../../runtime/index.js';
 import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
 import type { JsonSchema } from '../../../shared/json-schema/schema.js';
+import { renderMcpResult } from '../../tool-content.js';
 import { ERRORS, type WireError } from '../wire/jsonrpc.js';
 
 /**
@@ -93,7 +93,7 @@ function toolService(prepared: readonly PreparedTool[]): ToolService {
     },
     textOf: (result) => (typeof result === 'object' && result !== null ? texts.get(result) : undefined),
     answer(name, outcome) {
-      if (outcome.ok) return { result: toolResultOf(outputs.has(name), outcome.value) };
+      if (outcome.ok) return { result: renderMcpResult(outcome.value, outputs.has(name)) as CallToolResult };
       const { code, message, protocol } = outcome.error;
       // A handler that threw a JSON-RPC error chose a protocol error: every era answers it as one.
       if (protocol) return { error: protocol };
@@ -131,20 +131,4 @@ function startOf(cursor: unknown, count: number): number | undefined {
     return undefined;
   }
   return Number.isInteger(start) && start >= 0 && start <= count ? start : undefined;
-}
-
-/** A successful call's value as an MCP tool result: content parts as they are, else JSON text. */
-function toolResultOf(declaresOutput: boolean, value: unknown): CallToolResult {
-  if (isToolContent(value)) {
-    // Content parts are MCP's own content blocks; structured content goes beside them.
-    const { content, structured } = value;
-    return {
-      content: [...content] as CallToolResult['content'],
-      ...(structured === undefined ? {} : { structuredContent: structured as Record<string, unknown> }),
-    };
-  }
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
-  return declaresOutput
-    ? { content: [{ type: 'text', text }], structuredContent: value as Record<string, unknown> }
-    : { content: [{ type: 'text', text }] };
 }
