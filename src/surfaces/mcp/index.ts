@@ -7,10 +7,19 @@
 export type { McpSessionOptions } from './legacy/sessions.js';
 export type { ModernOptions, ServingOptions } from './modern/method-table.js';
 export type { TaskServingOptions } from './modern/task-service.js';
-export type { McpToolContext } from './service/context.js';
+export type {
+  ElicitParams,
+  ElicitResult,
+  LoggingLevel,
+  McpToolContext,
+  QuestionOptions,
+  RootsResult,
+  SampleParams,
+  SampleResult,
+} from './service/context.js';
 export type { RequestStateOptions } from './service/request-state.js';
 export type { AttachToolsOptions, McpServerInfo } from './service/tool-service.js';
-export type { McpHttpOptions } from './transport/http-options.js';
+export type { McpHttpOptions, ModernFeatures } from './transport/http-options.js';
 export { createMcpHttpHandler, serveHttp } from './transport/node-http.js';
 export { type StdioOptions, type StdioServing, serveStdio } from './transport/stdio.js';
 export type { HeaderReader } from './wire/envelope.js';

@@ -21,7 +21,7 @@ import { sdkResponseText } from '../wire/jsonrpc.js';
  * schemas accept, asking for something the prepared bytes hold. Anything else, however small the
  * doubt, is the SDK's.
  */
-export type FirstAnswer =
+type FirstAnswer =
   | { readonly kind: 'answer'; readonly text: string; readonly replay: boolean }
   | { readonly kind: 'replay' }
   | undefined;

@@ -33,7 +33,7 @@ interface SessionTransport {
 }
 
 /** Where a request goes: its session's transport, or an error answer (JSON-RPC, as the SDK words them). */
-export type Routed<Transport> =
+type Routed<Transport> =
   | { readonly transport: Transport; readonly isNew: boolean }
   | { readonly status: 400 | 404 | 503; readonly body: string };
 

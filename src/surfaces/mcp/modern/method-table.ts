@@ -1,4 +1,5 @@
 import type { ToolRuntime } from '../../../runtime/runner.js';
+import type { OnError } from '../../../shared/run/on-error.js';
 import type { RequestStateOptions, RequestStateSigner } from '../service/request-state.js';
 import type { AttachToolsOptions, ToolService } from '../service/tool-service.js';
 import type { HeaderReader } from '../wire/envelope.js';
@@ -18,7 +19,7 @@ export interface ServingOptions {
    * a hand-over that failed, an SDK that answers otherwise than the prepared bytes). Default:
    * `console.error`. Tokens and arguments are never passed to it.
    */
-  readonly onerror?: (error: Error) => void;
+  readonly onerror?: OnError;
 }
 
 export interface ModernOptions extends AttachToolsOptions, ServingOptions {
@@ -45,7 +46,7 @@ export interface ModernWork {
 }
 
 /** A request whose envelope passed its checks, as a row of the method table gets it. */
-export interface ModernRequest {
+interface ModernRequest {
   readonly id: Id;
   readonly method: string;
   readonly params: Record<string, unknown>;
@@ -75,7 +76,7 @@ export interface ServingKit {
   readonly service: ToolService;
   readonly options: ModernOptions;
   readonly states: RequestStateSigner;
-  readonly onerror: (error: Error) => void;
+  readonly onerror: OnError;
   /** The caching hints of the lists, as results carry them. */
   readonly cache: { readonly ttlMs: number; readonly cacheScope: 'public' | 'private' };
   /** The `_meta` of every result: the server's identity. */

@@ -1,5 +1,6 @@
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { isRecord } from '../../../shared/run/is-record.js';
+import { logError } from '../../../shared/run/on-error.js';
 import { LOGGING_LEVELS, type LoggingLevel } from '../service/context.js';
 import { requestStateSigner } from '../service/request-state.js';
 import { type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
@@ -42,7 +43,7 @@ export function modernServing(
     service: toolServiceOf(runtime),
     options,
     states: requestStateSigner(options.requestState),
-    onerror: options.onerror ?? ((error) => console.error(error)),
+    onerror: options.onerror ?? logError,
     cache: { ttlMs: options.cache?.ttlMs ?? 300_000, cacheScope: options.cache?.scope ?? 'public' },
     resultMeta,
     capabilities: { tools: {}, logging: {} },

@@ -1,6 +1,7 @@
 import type { TaskPolicy } from '../../../manifest/prepared-tool.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { canonicalJson } from '../../../shared/run/canonical-text.js';
+import { failureOf, type OnError } from '../../../shared/run/on-error.js';
 import { getOwn, setOwn } from '../../../shared/run/own-property.js';
 import { localExecutor } from '../../../tasks/local-executor.js';
 import { memoryTaskStore } from '../../../tasks/memory-store.js';
@@ -86,7 +87,7 @@ export function mcpTasks(
   runtime: ToolRuntime,
   policies: ReadonlyMap<string, TaskPolicy>,
   service: ToolService,
-  options: TaskServingOptions & { readonly onerror: (error: Error) => void },
+  options: TaskServingOptions & { readonly onerror: OnError },
 ): McpTasks {
   // Whether a task whose node died may be run again: its tool is marked idempotent.
   const rerunnable = new Set(
@@ -95,8 +96,8 @@ export function mcpTasks(
       .filter((tool) => tool.annotations?.idempotentHint === true)
       .map((tool) => tool.name),
   );
-  const store = options.store ?? memoryTaskStore();
-  const executor = options.executor ?? localExecutor();
+  const store = options.store ?? memoryTaskStore({ onerror: options.onerror });
+  const executor = options.executor ?? localExecutor({ onerror: options.onerror });
   const principalOf = options.principal ?? defaultPrincipal;
   const owned = async (taskId: string, principal: string) => {
     const task = typeof taskId === 'string' ? await store.get(taskId) : undefined;
@@ -159,11 +160,7 @@ export function mcpTasks(
     }
   };
   const started = executor.start(runTask);
-  started.catch((error) =>
-    options.onerror(
-      new Error(`[toolprep] the task executor did not start: ${messageOf(error)}`, { cause: error }),
-    ),
-  );
+  started.catch((error) => options.onerror(failureOf('the task executor did not start', error)));
 
   return {
     principalOf: async (header) => principalOf(header),
@@ -343,8 +340,4 @@ async function defaultPrincipal(header: HeaderReader): Promise<string> {
 async function sha256Hex(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

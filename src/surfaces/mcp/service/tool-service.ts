@@ -24,7 +24,7 @@ export interface AttachToolsOptions {
 }
 
 /** A `tools/list` page, and its JSON text made once (the prepared bytes a transport writes as they are). */
-export interface ListedPage {
+interface ListedPage {
   readonly page: ListToolsResult;
   readonly text: string;
 }

@@ -1,5 +1,6 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolRuntime } from '../../../runtime/runner.js';
+import { failureOf, logError } from '../../../shared/run/on-error.js';
 import type { McpServerInfo } from '../service/tool-service.js';
 import { ERRORS, errorText, JSON_HEADERS } from '../wire/jsonrpc.js';
 import { addHeaders, type HttpPort, httpExchange } from './http-exchange.js';
@@ -124,12 +125,12 @@ export async function serveHttp(
   options: McpHttpOptions = {},
 ): Promise<HttpServer> {
   const handle = createMcpHttpHandler(runtime, info, options);
-  const onerror = options.onerror ?? ((error: Error) => console.error(error));
+  const onerror = options.onerror ?? logError;
   // Imported here: loading node:http costs a stdio server 5 ms at start-up.
   const { createServer } = await import('node:http');
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      onerror(error instanceof Error ? error : new Error(String(error)));
+      onerror(failureOf('an MCP request failed inside the server', error));
       // The client learns that the server failed, not how: the error may name paths and hosts.
       if (!response.headersSent)
         response

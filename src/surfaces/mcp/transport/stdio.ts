@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
+import { logError } from '../../../shared/run/on-error.js';
 import { firstAnswers } from '../legacy/first-answers.js';
 import { connectStdio, legacyStdio } from '../legacy/stdio-session.js';
 import type { ModernOptions } from '../modern/method-table.js';
@@ -42,7 +43,7 @@ export async function serveStdio(
   const { stdin, stdout } = process;
   const modern = modernServing(runtime, info, options);
   const first = firstAnswers(runtime, info, options);
-  const onerror = options.onerror ?? ((error: Error) => console.error(error));
+  const onerror = options.onerror ?? logError;
   const legacy = legacyStdio(
     first,
     (input, output) => connectStdio(runtime, info, options, input, output),

@@ -9,6 +9,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ToolRuntime } from '../../../runtime/runner.js';
+import type { OnError } from '../../../shared/run/on-error.js';
 import { askingCall } from '../service/asking-call.js';
 import { missingCapabilityError } from '../service/questions.js';
 import {
@@ -143,7 +144,7 @@ function checkMirroredHeadersFirst(server: McpServer, runtime: ToolRuntime): voi
 
 export interface FeatureHandlerOptions extends AttachToolsV2Options {
   /** Where the SDK reports what it cannot answer with (`createMcpHandler`'s option). Default: `console.error`. */
-  readonly onerror?: (error: Error) => void;
+  readonly onerror?: OnError;
   /** The change-event bus of `subscriptions/listen` streams, for several processes (`createMcpHandler`'s option). */
   readonly bus?: CreateMcpHandlerOptions['bus'];
   /** How many listen streams may be open at once (`createMcpHandler`'s option). Default 1,024. */
