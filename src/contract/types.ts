@@ -61,7 +61,7 @@ export interface TaskOptions {
  * `profileOptions` may say the same, and wins where both do. The profile names are spelled out
  * here because contracts import nothing of toolprep's build.
  */
-export interface ToolProfileChoices {
+interface ToolProfileChoices {
   'openai-strict'?: 'exclude' | 'fallback';
   anthropic?: 'exclude';
   'anthropic-strict'?: 'exclude' | 'fallback';

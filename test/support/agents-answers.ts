@@ -17,10 +17,10 @@ import { type FieldShown, fieldShownAt, strictAnswers } from './strict-answers.j
  * `prepareOpenAIStrictToolSchema(schema)` returns and hands the tool what it gives: for an MCP
  * tool, the MCP server, which runs the plan without inverse steps and then the contract's parser.
  */
-export type Handler = 'agents Zod tool' | 'agents MCP tool';
+type Handler = 'agents Zod tool' | 'agents MCP tool';
 
 /** How the handler's arguments compare on one answer, toolprep's against the agents SDK's. */
-export type Relation =
+type Relation =
   | 'the same arguments'
   | 'both refuse'
   | 'agents refuses'

@@ -120,7 +120,7 @@ export const model = new MockLanguageModelV3({
 };
 
 /** Where a written file's lines come from: the block, and the lines the harness put before its code. */
-export interface WrittenFile {
+interface WrittenFile {
   readonly snippet: Snippet;
   /** Lines inserted, after the first line when it is a `#!` line. */
   readonly inserted: number;
@@ -187,7 +187,7 @@ export function writePage(
 }
 
 /** A page's folder in the project: `pages/docs-guide-profiles`, `pages/docs-guide-runtime-reports`. */
-export const pageFolder = ({ page, project }: PageSnippets): string =>
+const pageFolder = ({ page, project }: PageSnippets): string =>
   `pages/${page.replace(/\.md$/, '').replaceAll('/', '-')}${project ? `-${project}` : ''}`;
 
 function relativeSpecifier(from: string, to: string): string {

@@ -11,7 +11,7 @@ const RUN_FLOORS = ['shared/run', 'shared/json-schema'];
 const MCP_FLOORS = ['surfaces/mcp/wire', 'surfaces/mcp/service'];
 /** MCP serving that imports no package at run time (the SDKs' types only): what every era shares, and toolprep's own 2026-07-28 server. */
 const MCP_WITHOUT_PACKAGES = ['surfaces/mcp/wire', 'surfaces/mcp/service', 'surfaces/mcp/modern'];
-export const ALLOWED: Record<string, readonly string[]> = {
+const ALLOWED: Record<string, readonly string[]> = {
   'shared/run': [],
   'shared/json-schema': ['shared/run'],
   'shared/build': RUN_FLOORS,

@@ -33,13 +33,13 @@ export const agentsStrict = (await import(
   new URL('../../node_modules/@openai/agents-core/dist/utils/strictToolSchema.mjs', import.meta.url).href
 )) as AgentsStrictToolSchema;
 
-export interface JudgedTool {
+interface JudgedTool {
   readonly name: string;
   readonly description: string;
   readonly document: JsonSchema;
 }
 
-export interface ProviderJudge {
+interface ProviderJudge {
   /** The package and its function. */
   readonly name: string;
   readonly profiles: readonly ProfileName[];
@@ -123,7 +123,7 @@ async function aiSdkGoogleSends(tool: JudgedTool): Promise<unknown> {
   return declaration.parameters ?? declaration.parametersJsonSchema;
 }
 
-export const PROVIDER_JUDGES: readonly ProviderJudge[] = [
+const PROVIDER_JUDGES: readonly ProviderJudge[] = [
   {
     name: 'openai toStrictJsonSchema',
     profiles: ['openai-strict'],

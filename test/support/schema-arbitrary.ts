@@ -170,7 +170,7 @@ export function specArbitraries(
 }
 
 const everyKind = specArbitraries();
-export const specArbitrary: fc.Arbitrary<Spec> = everyKind.spec;
+const specArbitrary: fc.Arbitrary<Spec> = everyKind.spec;
 
 /** One value or a list: the shape the refusal exists for. */
 function stringOrListSpec(inner: fc.Arbitrary<Spec>): fc.Arbitrary<Spec> {
@@ -393,7 +393,7 @@ function isDefaulted(spec: Spec): boolean {
 }
 
 /** True when the spec takes some raw string (the union member rule). */
-export function takesText(spec: Spec): boolean {
+function takesText(spec: Spec): boolean {
   switch (spec.kind) {
     case 'string':
     case 'enum':

@@ -16,7 +16,7 @@ import { propertyRuns } from './property-runs.js';
  * state), input keys never asked twice, runs that lose a task unable to move it, the TTL.
  */
 
-export interface OpenedTaskStore {
+interface OpenedTaskStore {
   readonly store: TaskStore;
   /** Closes what opening the store made (clients, connections). */
   close(): Promise<void>;
