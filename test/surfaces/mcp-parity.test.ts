@@ -115,7 +115,7 @@ const NEEDS_FORM = {
 /**
  * 2025's answer to a question the client cannot take (it did not declare the capability, or a
  * stateless server never met its `initialize`): the same JSON-RPC error as 2026-07-28's, at once
- * (decision 0035), where the SDKs' own question helpers would make it the tool's error.
+ * (decision 0036), where the SDKs' own question helpers would make it the tool's error.
  */
 const CANNOT_ASK_2025: Seen = { status: 200, error: NEEDS_FORM };
 /** Header mismatch: HTTP 400, -32020 (the message and data are each server's own words). */
