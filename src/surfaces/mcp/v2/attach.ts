@@ -130,7 +130,7 @@ export function attachTools<Target extends McpServer | Server>(
 /**
  * Lets `createMcpHandler` check the `Mcp-Param-*` headers of toolprep's tools before dispatch, as
  * it does for tools registered with the SDK, so that a mismatch is answered HTTP 400 (decision
- * 0033): it reads a tool's input schema through `toolInputSchemaJson`, which knows only the SDK's
+ * 0036): it reads a tool's input schema through `toolInputSchemaJson`, which knows only the SDK's
  * own tools; the prepared document is what `tools/list` sends. Where a version of the SDK has no
  * such method, the handler's own check above still refuses the call (HTTP 200).
  */
