@@ -6,6 +6,7 @@ export type { JsonSchema } from '../shared/json-schema/schema.js';
 export { type ApplyPlanOptions, applyPlan } from './apply-plan.js';
 export { CoercionRefusal } from './json-text.js';
 export {
+  type CallOptions,
   type CallResult,
   createToolRuntime,
   type ExtensionKeys,

@@ -1,4 +1,4 @@
-import { jsonSchema, type ToolResultPart, type ToolSet, tool } from 'ai';
+import { jsonSchema, type ToolSet, tool } from 'ai';
 import type { ProfileName } from '../manifest/profiles.js';
 import type { ToolError, ToolRuntime } from '../runtime/runner.js';
 import { profileTools } from './profile-call.js';
@@ -65,11 +65,9 @@ export function aiTools(runtime: ToolRuntime, options: AiToolsOptions = {}): Too
           if (!result.ok) throw new ToolCallError(result.error);
           return result.value;
         },
-        toModelOutput: ({ output }) => modelOutputOf(output),
+        // What the model reads of a result, rendered as every surface's is.
+        toModelOutput: ({ output }) => renderAiOutput(output),
       }),
     ]),
   );
 }
-
-/** What the model reads of a result: the AI SDK's tool output, rendered as every surface's is. */
-const modelOutputOf = (output: unknown): ToolResultPart['output'] => renderAiOutput(output);

@@ -174,7 +174,7 @@ const isClientCapabilities = shaped({
 });
 
 /** An HTTP answer made from the prepared bytes: a JSON body, or none (202 for a notification). */
-export interface PreparedHttpAnswer {
+interface PreparedHttpAnswer {
   readonly status: 200 | 202;
   readonly body: string | null;
 }

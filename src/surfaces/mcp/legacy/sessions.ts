@@ -1,11 +1,11 @@
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { errorText } from '../wire/jsonrpc.js';
+import { sdkErrorText, TRANSPORT_ERROR } from '../wire/jsonrpc.js';
 
 /**
  * Sessions for the Streamable HTTP helpers: one SDK transport and server per session, kept in this
  * process's memory, so that a server can ask the client something (elicitation, sampling) and wait,
- * send notifications outside a request, and resume a stream. The same routing serves Node's
- * transport and the web-standard one; it imports nothing of either.
+ * send notifications outside a request, and resume a stream. The HTTP exchange gives it the SDK's
+ * web-standard transport on every runtime; the routing itself imports nothing of it.
  */
 
 export interface McpSessionOptions {
@@ -20,7 +20,7 @@ export interface McpSessionOptions {
 }
 
 /** What a session's transport is given by the SDK's options, whichever transport it is. */
-export interface SessionTransportOptions extends McpSessionOptions {
+interface SessionTransportOptions extends McpSessionOptions {
   readonly sessionIdGenerator: () => string;
   readonly onsessioninitialized: (sessionId: string) => void;
   readonly enableJsonResponse: boolean;
@@ -73,17 +73,20 @@ export function sessionTable<Transport extends SessionTransport>(
     route(sessionId, body) {
       if (sessionId !== undefined) {
         const transport = open.get(sessionId);
-        if (!transport) return { status: 404, body: errorBody(-32001, 'Session not found') };
+        if (!transport) return { status: 404, body: sdkErrorText(-32001, 'Session not found') };
         touch(sessionId, transport);
         return { transport, isNew: false };
       }
       if (!isInitialize(body))
-        return { status: 400, body: errorBody(-32000, 'Bad Request: No valid session ID provided') };
+        return {
+          status: 400,
+          body: sdkErrorText(TRANSPORT_ERROR, 'Bad Request: No valid session ID provided'),
+        };
       if (open.size >= maxSessions)
         return {
           status: 503,
-          body: errorBody(
-            -32000,
+          body: sdkErrorText(
+            TRANSPORT_ERROR,
             `Service Unavailable: ${maxSessions} sessions are open (maxSessions); try again later`,
           ),
         };
@@ -109,8 +112,4 @@ export function sessionTable<Transport extends SessionTransport>(
 
 function isInitialize(body: unknown): boolean {
   return (body as { method?: unknown } | null)?.method === 'initialize';
-}
-
-function errorBody(code: number, message: string): string {
-  return errorText(null, { code, message });
 }

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
+import { failureOf } from '../../../shared/run/on-error.js';
 import {
   type AttachToolsOptions,
   type McpServerInfo,
@@ -48,7 +49,7 @@ export async function connectStdio(
   return server;
 }
 
-export interface LegacyStdio {
+interface LegacyStdio {
   /** Takes a 2025 session's message (the line as read): answered from the prepared bytes, or given to the SDK. */
   take(line: Buffer, message: unknown): void;
   server(): Promise<Server>;
@@ -117,7 +118,9 @@ export function legacyStdio(
       if (answer === undefined || (answer.kind === 'answer' && answer.replay && sentInitialize)) {
         forTheSdk.push(withNewline);
         sdkNeeded = true;
-        void handOver();
+        handOver().catch((error: unknown) =>
+          onerror(failureOf('the MCP SDK could not take the session over', error)),
+        );
         return;
       }
       if (answer.kind === 'answer') stdout.write(`${answer.text}\n`);
@@ -126,7 +129,11 @@ export function legacyStdio(
         sentInitialize = { id: (message as { id: unknown }).id, text: answer.text };
       // Loaded once the tools are listed, between the first answers and the first call.
       else if ((message as { method?: unknown }).method === 'tools/list' && handover === undefined)
-        setImmediate(handOver);
+        setImmediate(() =>
+          handOver().catch((error: unknown) =>
+            onerror(failureOf('the MCP SDK could not take the session over', error)),
+          ),
+        );
     },
   };
 }

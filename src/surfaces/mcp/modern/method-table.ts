@@ -58,8 +58,6 @@ interface ModernRequest {
 
 /** One method of the 2026-07-28 server. */
 export interface MethodRow {
-  /** The param this method's `Mcp-Name` header mirrors. */
-  readonly named?: string;
   /** Where other headers disagree with the body (the `Mcp-Param-*` of a call), checked with `Mcp-Name`. */
   readonly headerMismatch?: (
     params: Record<string, unknown>,

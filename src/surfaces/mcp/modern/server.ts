@@ -19,8 +19,6 @@ import { installToolMethods } from './tool-methods.js';
  */
 
 export interface ModernServing {
-  /** The versions `server/discover` lists, and an unsupported version's error. */
-  readonly supportedVersions: readonly string[];
   /** Whether a feature server given by the user (`modernFeatures`) answers this method instead. */
   yields(method: unknown): boolean;
   /**
@@ -65,7 +63,6 @@ export function modernServing(
   installTaskMethods(table, kit);
 
   return {
-    supportedVersions,
     yields: (method) => typeof method !== 'string' || table.get(method)?.alwaysOurs !== true,
     accept(message, header) {
       if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string')
@@ -85,9 +82,7 @@ export function modernServing(
         );
       const row = table.get(method);
       if (header) {
-        const mismatch =
-          headerMismatch(method, row?.named === undefined ? undefined : params[row.named], header) ??
-          row?.headerMismatch?.(params, header);
+        const mismatch = headerMismatch(method, params, header) ?? row?.headerMismatch?.(params, header);
         if (mismatch) return errorAnswer(id, ERRORS.headerMismatch, `Header mismatch: ${mismatch}`);
       }
       const meta = params._meta;

@@ -15,14 +15,26 @@ import type { McpTasks } from './task-service.js';
 /**
  * The tasks extension (`io.modelcontextprotocol/tasks`) as rows of the method table: `tasks/get`,
  * `tasks/update`, `tasks/cancel` and `subscriptions/listen`, and a `tools/call` that makes a task
- * of a call to a tool whose contract runs it as one. Installed only for a runtime some of whose
- * tools run as tasks; the task service (and the store behind it) loads then.
+ * of a call to a tool whose contract runs it as one. For a runtime none of whose tools run as
+ * tasks, the `tasks/*` methods are still toolprep's, answered `-32601`; otherwise the task service
+ * (and the store behind it) loads at start.
  */
+/** The methods of the tasks extension about one task. */
+const TASK_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel'] as const;
+
 export function installTaskMethods(table: MethodTable, kit: ServingKit): void {
   const policies = new Map(
     kit.runtime.list().flatMap((tool) => (tool.task ? [[tool.name, tool.task] as const] : [])),
   );
-  if (policies.size === 0) return;
+  if (policies.size === 0) {
+    for (const method of TASK_METHODS)
+      table.set(method, {
+        alwaysOurs: true,
+        answer: ({ id }) =>
+          errorAnswer(id, ERRORS.methodNotFound, `Method not found: ${method} (no tool runs as a task)`),
+      });
+    return;
+  }
   const loaded: Promise<McpTasks> = import('./task-service.js').then(({ mcpTasks }) =>
     mcpTasks(kit.runtime, policies, kit.service, { ...kit.options.tasks, onerror: kit.onerror }),
   );
@@ -105,7 +117,6 @@ export function installTaskMethods(table: MethodTable, kit: ServingKit): void {
     ) => Promise<object | undefined>,
   ): MethodRow => ({
     alwaysOurs: true,
-    named: 'taskId',
     answer: ({ id, params, meta, header }) => {
       if (!declaresExtension(meta, TASKS_EXTENSION))
         return missingTasks(id, `${method} is a method of the tasks extension`);

@@ -1,6 +1,6 @@
 import { askingCall } from '../service/asking-call.js';
 import { missingCapabilityError } from '../service/questions.js';
-import { mirroredMismatch } from '../wire/envelope.js';
+import { META, mirroredMismatch } from '../wire/envelope.js';
 import { ERRORS, errorAnswer, responseText } from '../wire/jsonrpc.js';
 import { type MethodTable, missingCapabilityAnswer, type ServingKit } from './method-table.js';
 
@@ -32,17 +32,17 @@ export function installToolMethods(
     },
   });
 
-  const pageTexts = new Map<string, string>();
+  const pageTexts = new WeakMap<object, string>();
   table.set('tools/list', {
     alwaysOurs: true,
     answer: ({ id, params }) => {
       const listed = service.page(pageSize, params.cursor);
       if ('error' in listed) return kit.callError(id, listed.error);
-      let text = pageTexts.get(listed.text);
+      let text = pageTexts.get(listed);
       if (text === undefined) {
         // The 2025 page with what 2026-07-28 adds to a result.
         text = JSON.stringify({ resultType: 'complete', ...listed.page, ...cache, _meta: resultMeta });
-        pageTexts.set(listed.text, text);
+        pageTexts.set(listed, text);
       }
       return { status: 200, body: responseText(id, text) };
     },
@@ -50,7 +50,6 @@ export function installToolMethods(
 
   table.set('tools/call', {
     alwaysOurs: true,
-    named: 'name',
     headerMismatch: (params, header) =>
       typeof params.name === 'string'
         ? mirroredMismatch(service.mirrored.get(params.name), params.arguments, header)
@@ -60,7 +59,7 @@ export function installToolMethods(
       if (typeof name !== 'string')
         return errorAnswer(id, ERRORS.invalidParams, 'tools/call needs a tool name');
       return {
-        notifies: meta.progressToken !== undefined || meta['io.modelcontextprotocol/logLevel'] !== undefined,
+        notifies: meta.progressToken !== undefined || meta[META.logLevel] !== undefined,
         run: async (notify, signal) => {
           const outcome = await askingCall(kit.runtime, kit.states, {
             id,

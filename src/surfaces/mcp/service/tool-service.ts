@@ -37,6 +37,8 @@ export interface ToolService {
   readonly mirrored: ReadonlyMap<string, readonly McpHeader[]>;
   /** Each tool's output schema, by name (the SDK v2 projects a result for a 2025 client with it). */
   readonly outputSchemas: ReadonlyMap<string, JsonSchema | undefined>;
+  /** Each tool's input document as `tools/list` sends it, by name. */
+  readonly inputSchemas: ReadonlyMap<string, JsonSchema>;
   /** The page a cursor names, or the error for a cursor no page gave. */
   page(pageSize: number, cursor: unknown): ListedPage | { readonly error: WireError };
   /** The prepared text of a page this service gave, as an SDK hands it back to be sent. */
@@ -68,6 +70,7 @@ function toolService(prepared: readonly PreparedTool[]): ToolService {
   return {
     mirrored: new Map(prepared.flatMap((tool) => (tool.mcpHeaders ? [[tool.name, tool.mcpHeaders]] : []))),
     outputSchemas: new Map(prepared.map((tool) => [tool.name, tool.outputSchema])),
+    inputSchemas: new Map(prepared.map((tool) => [tool.name, tool.inputSchema.mcp])),
     page(pageSize, cursor) {
       const start = startOf(cursor, tools.length);
       if (start === undefined)

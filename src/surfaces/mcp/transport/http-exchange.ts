@@ -1,15 +1,28 @@
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
+import { failureOf, logError } from '../../../shared/run/on-error.js';
 import {
   answersByStream,
   type FirstAnswers,
   firstAnswers,
   firstHttpAnswer,
 } from '../legacy/first-answers.js';
-import type { SessionTable } from '../legacy/sessions.js';
+import type { McpSessionOptions, SessionTable } from '../legacy/sessions.js';
 import { type ModernServing, modernServing } from '../modern/server.js';
 import { type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
 import { isModernMessage } from '../wire/envelope.js';
-import { ERRORS, errorText, JSON_HEADERS, jsonOf, SSE_HEADERS, sseEvent } from '../wire/jsonrpc.js';
+import {
+  ERRORS,
+  errorText,
+  type Id,
+  idOf,
+  JSON_HEADERS,
+  jsonOf,
+  SSE_HEADERS,
+  sdkErrorText,
+  sseEvent,
+  TRANSPORT_ERROR,
+} from '../wire/jsonrpc.js';
 import {
   corsHeaders,
   DEFAULT_MAX_BODY_BYTES,
@@ -31,25 +44,25 @@ import {
  * feature server's answer, a 2025 server) ends with it.
  */
 
-type Headers = Readonly<Record<string, string>>;
+type HeaderRecord = Readonly<Record<string, string>>;
 
 /** What the exchange asks of a runtime's request and response. */
 export interface HttpPort<Reply> {
   readonly request: HttpRequestView;
-  /** Aborted when the client goes away (made on first use: most exchanges never need it). */
+  /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
   /** The body as text, or undefined when it is over `maxBytes` (then left unread). */
   readBody(maxBytes: number): Promise<string | undefined>;
   /** The request as a fetch `Request` with this body, its signal the port's. */
   asRequest(body: string | undefined): Request;
-  reply(status: number, headers: Headers, body: string | null): Reply;
+  reply(status: number, headers: HeaderRecord, body: string | null): Reply;
   /** An SSE answer: `send` writes an event, `end` closes the stream. */
-  stream(headers: Headers): { send(event: string): void; end(): void; readonly reply: Reply };
+  stream(headers: HeaderRecord): { send(event: string): void; end(): void; readonly reply: Reply };
   /** A `Response` made by the SDK or a feature server, with these headers added. */
-  relay(response: Response, headers: Headers | undefined): Reply | Promise<Reply>;
+  relay(response: Response, headers: HeaderRecord | undefined): Reply | Promise<Reply>;
 }
 
-export type HttpExchange = <Reply>(port: HttpPort<Reply>, parsedBody?: unknown) => Promise<Reply>;
+type HttpExchange = <Reply>(port: HttpPort<Reply>, parsedBody?: unknown) => Promise<Reply>;
 
 /** The exchange of a runtime's tools over HTTP, its serving made once per handler. */
 export function httpExchange(
@@ -63,12 +76,32 @@ export function httpExchange(
   const first = options.server || sessionOptions ? undefined : firstAnswers(runtime, info, options);
   const preflight = preflightHeaders(toolServiceOf(runtime));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const legacy = legacyExchange(runtime, info, options);
+  const onerror = options.onerror ?? logError;
+  const legacy = legacyExchange(runtime, info, options, sessionOptions);
 
   return async (port, parsedBody) => {
+    const cors = corsHeaders(port.request, options);
+    const withCors = (headers: HeaderRecord): HeaderRecord => (cors ? { ...headers, ...cors } : headers);
+    try {
+      return await answer(port, parsedBody, cors, withCors);
+    } catch (error) {
+      // The client learns that the server failed, not how: the error may name paths and hosts.
+      onerror(failureOf('an MCP request failed inside the server', error));
+      return port.reply(
+        ERRORS.internal.status,
+        withCors(JSON_HEADERS),
+        sdkErrorText(ERRORS.internal.code, 'Internal error'),
+      );
+    }
+  };
+
+  async function answer<Reply>(
+    port: HttpPort<Reply>,
+    parsedBody: unknown,
+    cors: HeaderRecord | undefined,
+    withCors: (headers: HeaderRecord) => HeaderRecord,
+  ): Promise<Reply> {
     const { request } = port;
-    const cors = corsHeaders(request, options);
-    const withCors = (headers: Headers): Headers => (cors ? { ...headers, ...cors } : headers);
     let body = parsedBody;
     let text = parsedBody === undefined ? undefined : JSON.stringify(parsedBody);
     if (request.method === 'POST' && parsedBody === undefined) {
@@ -77,10 +110,10 @@ export function httpExchange(
         return port.reply(
           413,
           withCors(JSON_HEADERS),
-          errorText(null, {
-            code: ERRORS.transport.code,
-            message: `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`,
-          }),
+          sdkErrorText(
+            TRANSPORT_ERROR,
+            `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`,
+          ),
         );
       body = jsonOf(text);
     }
@@ -90,7 +123,7 @@ export function httpExchange(
       const features = options.modernFeatures as NonNullable<McpHttpOptions['modernFeatures']>;
       return port.relay(await features(port.asRequest(text), body), cors);
     }
-    if (route.kind === 'legacy') return legacy(port, body, text, cors);
+    if (route.kind === 'legacy') return legacy(port, body, text, cors, withCors);
     const work = modern.accept(body, request.header);
     if (!('run' in work))
       return port.reply(work.status, withCors(work.body === null ? {} : JSON_HEADERS), work.body);
@@ -100,14 +133,21 @@ export function httpExchange(
       return port.reply(done.status, withCors(JSON_HEADERS), done.body);
     }
     const stream = port.stream(withCors(SSE_HEADERS));
-    void work
+    const id = idOf(body as Record<string, unknown>) as Id;
+    work
       .run((message) => stream.send(sseEvent(message)), port.signal)
-      .then((done) => {
-        if (done.body !== null) stream.send(sseEvent(done.body));
-        stream.end();
-      });
+      .then(
+        (done) => {
+          if (done.body !== null) stream.send(sseEvent(done.body));
+        },
+        (error: unknown) => {
+          onerror(failureOf('an MCP request failed inside the server', error));
+          stream.send(sseEvent(errorText(id, { code: ERRORS.internal.code, message: 'Internal error' })));
+        },
+      )
+      .finally(() => stream.end());
     return stream.reply;
-  };
+  }
 }
 
 /** Where a request goes: an answer to send now, toolprep's 2026-07-28 serving, the user's features, or the SDK (2025). */
@@ -116,7 +156,7 @@ type Route =
       readonly kind: 'answer';
       readonly status: number;
       readonly body: string | null;
-      readonly headers: Headers;
+      readonly headers: HeaderRecord;
     }
   | { readonly kind: 'modern' }
   | { readonly kind: 'features' }
@@ -133,7 +173,7 @@ function routeOf(
   modern: ModernServing,
   first: FirstAnswers | undefined,
   options: McpHttpOptions,
-  preflight: Headers,
+  preflight: HeaderRecord,
   request: HttpRequestView,
   body: unknown,
 ): Route {
@@ -166,11 +206,11 @@ function routeOf(
 }
 
 /** A refusal as the SDKs' transports word theirs. */
-function transportError(status: number, message: string, headers: Headers): Route {
+function transportError(status: number, message: string, headers: HeaderRecord): Route {
   return {
     kind: 'answer',
     status,
-    body: errorText(null, { code: ERRORS.transport.code, message }),
+    body: sdkErrorText(TRANSPORT_ERROR, message),
     headers: { ...JSON_HEADERS, ...headers },
   };
 }
@@ -179,23 +219,24 @@ type LegacyExchange = <Reply>(
   port: HttpPort<Reply>,
   body: unknown,
   text: string | undefined,
-  cors: Headers | undefined,
+  cors: HeaderRecord | undefined,
+  withCors: (headers: HeaderRecord) => HeaderRecord,
 ) => Promise<Reply>;
 
 /**
  * A 2025 request, answered by the SDK's web-standard transport on every runtime: stateless by
- * default, a fresh server per request, closed once its answer is out (a JSON answer at once, a
- * stream when it ends or the client goes); or, with `sessions`, the session's transport. The SDK
+ * default, a fresh server per request, closed once its answer is out or the client goes (a JSON
+ * answer at once, a stream when it ends); or, with `sessions`, the session's transport. The SDK
  * is loaded on the first request that needs it: a server that sees no 2025 client never pays for it.
  */
-function legacyExchange(runtime: ToolRuntime, info: McpServerInfo, options: McpHttpOptions): LegacyExchange {
-  const sessionOptions = sessionOptionsOf(options);
-  let sessions:
-    | SessionTable<
-        import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js').WebStandardStreamableHTTPServerTransport
-      >
-    | undefined;
-  return async (port, body, text, cors) => {
+function legacyExchange(
+  runtime: ToolRuntime,
+  info: McpServerInfo,
+  options: McpHttpOptions,
+  sessionOptions: McpSessionOptions | undefined,
+): LegacyExchange {
+  let sessions: SessionTable<WebStandardStreamableHTTPServerTransport> | undefined;
+  return async (port, body, text, cors, withCors) => {
     const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
       import('../legacy/sdk-v1.js'),
@@ -210,8 +251,7 @@ function legacyExchange(runtime: ToolRuntime, info: McpServerInfo, options: McpH
         options.responses,
       );
       const routed = sessions.route(port.request.header('mcp-session-id'), body);
-      if ('status' in routed)
-        return port.reply(routed.status, cors ? { ...JSON_HEADERS, ...cors } : JSON_HEADERS, routed.body);
+      if ('status' in routed) return port.reply(routed.status, withCors(JSON_HEADERS), routed.body);
       if (routed.isNew) await makeServer().connect(routed.transport);
       return port.relay(await routed.transport.handleRequest(request, { parsedBody: body }), cors);
     }
@@ -221,21 +261,28 @@ function legacyExchange(runtime: ToolRuntime, info: McpServerInfo, options: McpH
       sessionIdGenerator: undefined,
       enableJsonResponse: !stream,
     });
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody: body });
     let closed = false;
+    // Closing the server aborts the handlers it is running: the client going ends the call.
     const close = () => {
       if (closed) return;
       closed = true;
       void transport.close().then(() => server.close());
     };
+    whenAborted(port.signal, close);
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, { parsedBody: body });
     if (!stream || response.body === null) {
       close();
       return port.relay(response, cors);
     }
-    port.signal.addEventListener('abort', close, { once: true });
     return port.relay(endingWith(response, close), cors);
   };
+}
+
+/** Runs `then` when the signal aborts, or now if it has. */
+export function whenAborted(signal: AbortSignal, then: () => void): void {
+  if (signal.aborted) then();
+  else signal.addEventListener('abort', then, { once: true });
 }
 
 /** The response, with `onEnd` called once its body has been read to the end or cancelled. */
@@ -251,7 +298,7 @@ function endingWith(response: Response, onEnd: () => void): Response {
 }
 
 /** Adds headers to a response's: `Vary` beside the answer's own, the rest set. */
-export function addHeaders(headers: globalThis.Headers, added: Headers): void {
+export function addHeaders(headers: Headers, added: HeaderRecord): void {
   for (const [name, value] of Object.entries(added))
     if (name === 'vary') headers.append(name, value);
     else headers.set(name, value);

@@ -2,8 +2,7 @@ import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { failureOf, logError } from '../../../shared/run/on-error.js';
 import type { McpServerInfo } from '../service/tool-service.js';
-import { ERRORS, errorText, JSON_HEADERS } from '../wire/jsonrpc.js';
-import { addHeaders, type HttpPort, httpExchange } from './http-exchange.js';
+import { addHeaders, type HttpPort, httpExchange, whenAborted } from './http-exchange.js';
 import type { McpHttpOptions } from './http-options.js';
 
 /**
@@ -61,6 +60,11 @@ function nodePort(request: IncomingMessage, response: ServerResponse): HttpPort<
       });
     },
     async reply(status, headers, body) {
+      // Only a failure after a stream began finds its headers sent: the stream is ended.
+      if (response.headersSent) {
+        response.end();
+        return;
+      }
       // A body over the limit is left unread: the connection closes once the answer is out.
       response.writeHead(status, status === 413 ? { ...headers, connection: 'close' } : headers);
       response.end(body ?? undefined);
@@ -80,11 +84,16 @@ function nodePort(request: IncomingMessage, response: ServerResponse): HttpPort<
       if (answer.body) {
         const reader = answer.body.getReader();
         // The client going cancels the answer's stream: a listen stream, a 2025 session's GET.
-        port.signal.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
+        whenAborted(port.signal, () => void reader.cancel().catch(() => {}));
         for (;;) {
           const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
           if (done) break;
-          if (!response.write(value)) await new Promise((resolve) => response.once('drain', resolve));
+          // A client that went never drains: its close ends the wait, and the cancelled read the loop.
+          if (!response.write(value))
+            await new Promise((resolve) => {
+              response.once('drain', resolve);
+              response.once('close', resolve);
+            });
         }
       }
       response.end();
@@ -128,15 +137,11 @@ export async function serveHttp(
   const onerror = options.onerror ?? logError;
   // Imported here: loading node:http costs a stdio server 5 ms at start-up.
   const { createServer } = await import('node:http');
+  // The exchange answers its own failures; what is left is a socket that broke under it.
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      onerror(failureOf('an MCP request failed inside the server', error));
-      // The client learns that the server failed, not how: the error may name paths and hosts.
-      if (!response.headersSent)
-        response
-          .writeHead(ERRORS.internal.status, JSON_HEADERS)
-          .end(errorText(null, { code: ERRORS.internal.code, message: 'Internal error' }));
-      else response.end();
+      onerror(failureOf('an MCP response could not be written', error));
+      response.destroy();
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

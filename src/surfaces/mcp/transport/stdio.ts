@@ -1,13 +1,13 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
-import { logError } from '../../../shared/run/on-error.js';
+import { failureOf, logError } from '../../../shared/run/on-error.js';
 import { firstAnswers } from '../legacy/first-answers.js';
 import { connectStdio, legacyStdio } from '../legacy/stdio-session.js';
 import type { ModernOptions } from '../modern/method-table.js';
 import { modernServing } from '../modern/server.js';
 import type { McpServerInfo } from '../service/tool-service.js';
 import { isModernMessage } from '../wire/envelope.js';
-import { ERRORS, errorText, jsonOfLine } from '../wire/jsonrpc.js';
+import { ERRORS, errorText, type Id, jsonOfLine } from '../wire/jsonrpc.js';
 
 /**
  * MCP over stdio, in both eras, on one pair of streams: each line is a message; a 2026-07-28
@@ -75,11 +75,19 @@ export async function serveStdio(
     const id = (message as { id: unknown }).id;
     const controller = new AbortController();
     running.set(id, controller);
-    void answer.run(write, controller.signal).then((done) => {
-      running.delete(id);
-      // A cancelled request is not answered.
-      if (!controller.signal.aborted && done.body !== null) write(done.body);
-    });
+    answer
+      .run(write, controller.signal)
+      .then(
+        (done) => {
+          // A cancelled request is not answered.
+          if (!controller.signal.aborted && done.body !== null) write(done.body);
+        },
+        (error: unknown) => {
+          onerror(failureOf('an MCP request failed inside the server', error));
+          write(errorText(id as Id, { code: ERRORS.internal.code, message: 'Internal error' }));
+        },
+      )
+      .finally(() => running.delete(id));
   };
   stdin.on(
     'data',

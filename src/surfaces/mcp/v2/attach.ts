@@ -73,7 +73,7 @@ export function attachTools<Target extends McpServer | Server>(
   const service = toolServiceOf(runtime);
   const states = signerOf(runtime, options.requestState);
   server.registerCapabilities({ tools: {} });
-  if (isMcpServer) checkMirroredHeadersFirst(target, runtime);
+  if (isMcpServer) checkMirroredHeadersFirst(target, service.inputSchemas);
 
   server.setRequestHandler('tools/list', (request) => {
     const listed = service.page(pageSize, request.params?.cursor);
@@ -134,11 +134,10 @@ export function attachTools<Target extends McpServer | Server>(
  * own tools; the prepared document is what `tools/list` sends. Where a version of the SDK has no
  * such method, the handler's own check above still refuses the call (HTTP 200).
  */
-function checkMirroredHeadersFirst(server: McpServer, runtime: ToolRuntime): void {
+function checkMirroredHeadersFirst(server: McpServer, prepared: ReadonlyMap<string, unknown>): void {
   const own = server as unknown as { toolInputSchemaJson?: (name: string) => unknown };
   const sdkOwn = own.toolInputSchemaJson;
   if (typeof sdkOwn !== 'function') return;
-  const prepared = new Map(runtime.list().map((tool) => [tool.name, tool.inputSchema.mcp]));
   own.toolInputSchemaJson = (name) => prepared.get(name) ?? sdkOwn.call(server, name);
 }
 

@@ -47,12 +47,22 @@ export function declaresExtension(meta: Record<string, unknown>, extension: stri
 }
 
 /**
- * Where the `Mcp-Method` and `Mcp-Name` headers disagree with the body, or undefined. `named` is
- * the param the method's `Mcp-Name` mirrors (its row in the method table says which), if any.
+ * The param each method's `Mcp-Name` header mirrors, for every method that has one, whether this
+ * server answers it or not: a header that disagrees is refused before the method is looked up.
  */
+const NAME_PARAMS: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+/** Where the `Mcp-Method` and `Mcp-Name` headers disagree with the body, or undefined. */
 export function headerMismatch(
   method: string,
-  named: unknown,
+  params: Record<string, unknown>,
   header: (name: string) => string | undefined,
 ): string | undefined {
   const sentMethod = header('mcp-method')?.trim();
@@ -60,6 +70,8 @@ export function headerMismatch(
     return sentMethod === undefined
       ? 'the Mcp-Method header is missing'
       : `Mcp-Method "${sentMethod}" is not the body's "${method}"`;
+  const nameParam = Object.hasOwn(NAME_PARAMS, method) ? NAME_PARAMS[method] : undefined;
+  const named = nameParam === undefined ? undefined : params[nameParam];
   if (named === undefined) return undefined;
   const sentName = header('mcp-name');
   if (sentName === undefined) return 'the Mcp-Name header is missing';

@@ -26,14 +26,15 @@ export const ERRORS = {
   /** Invalid params that are not about the envelope (a tool that does not exist, a bad cursor). */
   invalidArgument: { code: -32602, status: 200 },
   internal: { code: -32603, status: 500 },
-  /** What the SDKs' transports answer for a refused HTTP request (host, origin, size, method). */
-  transport: { code: -32000, status: 400 },
   headerMismatch: { code: -32020, status: 400 },
   missingCapability: { code: -32021, status: 400 },
   unsupportedVersion: { code: -32022, status: 400 },
 } as const;
 
-export type ErrorKind = (typeof ERRORS)[keyof typeof ERRORS];
+type ErrorKind = (typeof ERRORS)[keyof typeof ERRORS];
+
+/** What the SDKs' transports answer a refused HTTP request with (host, origin, size, method, session). */
+export const TRANSPORT_ERROR = -32000;
 
 /** A request's id, or null when it has none a response may echo. */
 export function idOf(message: Record<string, unknown>): Id | null {
@@ -59,6 +60,11 @@ export function errorText(id: Id | null, { code, message, data }: WireError): st
   });
 }
 
+/** An error about the request as a whole, as the SDKs' transports write theirs (`error` before `id`). */
+export function sdkErrorText(code: number, message: string): string {
+  return `{"jsonrpc":"2.0","error":${JSON.stringify({ code, message })},"id":null}`;
+}
+
 /** An error answer of this kind, with its HTTP status. */
 export function errorAnswer(id: Id | null, kind: ErrorKind, message: string, data?: unknown): WireAnswer {
   return { status: kind.status, body: errorText(id, { code: kind.code, message, data }) };
@@ -73,9 +79,11 @@ export function jsonOf(text: string): unknown {
   }
 }
 
+const utf8 = new TextDecoder();
+
 /** A line of stdio as the SDK's reader takes it (a carriage return dropped). */
 export function jsonOfLine(line: Uint8Array): unknown {
-  return jsonOf(new TextDecoder().decode(line).replace(/\r?\n?$/, ''));
+  return jsonOf(utf8.decode(line).replace(/\r?\n?$/, ''));
 }
 
 /** An SSE event carrying one JSON-RPC message. */
