@@ -158,7 +158,7 @@ export type FeatureHandler = ((request: Request, parsedBody: unknown) => Promise
  * What answers, beside toolprep's own HTTP serving (`modernFeatures`), the 2026-07-28 requests of
  * your SDK v2 server (its resources, prompts, completions, `server/discover`, `subscriptions/listen`),
  * made per request with the tools attached, as `createMcpHandler` serves it. Its `notify`
- * (`features.notify.promptsListChanged()`, …) reaches the clients listening for those changes.
+ * (`features.notify.promptsChanged()`, …) reaches the clients listening for those changes.
  */
 export function featureHandler(
   runtime: ToolRuntime,
