@@ -36,7 +36,7 @@ const HELP: Record<string, string> = {
   check: `Usage: toolprep check [--explain] [options]\n\nWrites nothing. Exits 0 when the committed manifest and module are current; otherwise exits 1\nwith what changed in the tool surface and the unified diff. Use it in CI.\n\n  --explain         also parse values each tool's documents describe with its own parser, and\n                    report every field where one is refused: a rule the model cannot see; and
                     validate values each contract accepts against every document toolprep emits
                     for it (a refusal is a bug in toolprep, and fails the command)
-  --explain-ms <ms> the time each tool's values may take (default 250)\n${COMMON}`,
+  --explain-ms <ms> the CPU time each tool's values may take (default 250)\n${COMMON}`,
   inspect: `Usage: toolprep inspect [name] [--json | --html <file>] [options]\n\nWithout a name, lists the tools with their size as shown to a model; with one, shows its\npresented document as a tree, its coercion plan and its size.\n\n  --json            print the manifest entry (or the whole manifest) as JSON\n  --html <file>     write one self-contained page of every tool as a model sees it, with its\n                    tokens against the budget, its plan, its hidden constraints, and the\n                    changes since the committed manifest\n${COMMON}`,
   watch: `Usage: toolprep watch [options]\n\nGenerates, then regenerates whenever a source file under the folders \`include\` searches, or the\nconfig file, is added, removed or changed. Its own output never triggers a run; on problems the\nlast good output stays in place.\n${COMMON}`,
 };

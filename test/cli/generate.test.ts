@@ -2,9 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { generateInProcess } from '../support/cli-in-process.js';
 import { CLI, copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+
+// Each test runs the CLI as a process several times, and one run takes 5-22 s on a busy machine
+// (two CPU-bound processes beside the suite): three minutes a test, not the suite's one.
+vi.setConfig({ testTimeout: 180_000 });
 
 const projects: FixtureProject[] = [];
 function project(name: string): FixtureProject {
