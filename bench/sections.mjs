@@ -335,7 +335,8 @@ async function benchmarkViteBuild(quick) {
 const WHEN_LAZY_MODULES_LOAD = {
   'runtime/deferred-checks.js': 'on a first deferred refusal',
   'runtime/refusals.js': 'on a first refused call',
-  'runtime/call-errors.js': 'on a first call that fails by a throw, or through a profile it was not prepared for',
+  'runtime/call-errors.js':
+    'on a first call that fails by a throw, or through a profile it was not prepared for',
   'adapters/zod4/locate.js': 'on a first deferred refusal',
   'adapters/zod3/locate.js': 'on a first deferred refusal',
   'surfaces/mcp/legacy/sdk-v1.js':

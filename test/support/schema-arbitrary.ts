@@ -170,7 +170,6 @@ export function specArbitraries(
 }
 
 const everyKind = specArbitraries();
-const specArbitrary: fc.Arbitrary<Spec> = everyKind.spec;
 
 /** One value or a list: the shape the refusal exists for. */
 function stringOrListSpec(inner: fc.Arbitrary<Spec>): fc.Arbitrary<Spec> {
