@@ -342,8 +342,12 @@ const WHEN_LAZY_MODULES_LOAD = {
   'surfaces/mcp/legacy/sdk-v1.js':
     'with the SDK, after the first tools/list answer or on the first request it must answer',
   'surfaces/mcp/legacy/sessions.js': 'on the first request of an HTTP server with sessions',
-  'surfaces/mcp/modern/task-service.js':
-    'at start by a server some of whose tools run as tasks (the tasks extension)',
+  'surfaces/mcp/modern/task-work.js':
+    'at start by a server some of whose tools run as tasks (the tasks extension), with its store',
+  'surfaces/mcp/transport/legacy-exchange.js':
+    'by an HTTP server on the first 2025 request the prepared answers do not hold',
+  'surfaces/mcp/service/state-signature.js':
+    'on a first call that asks the client a question or carries its answers (2026-07-28)',
 };
 
 export async function benchmarkSize() {

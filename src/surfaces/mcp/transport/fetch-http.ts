@@ -1,7 +1,8 @@
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import type { McpServerInfo } from '../service/tool-service.js';
-import { addHeaders, type HttpPort, httpExchange } from './http-exchange.js';
+import { httpExchange } from './http-exchange.js';
 import type { McpHttpOptions } from './http-options.js';
+import { addHeaders, type HttpPort } from './http-port.js';
 
 /**
  * MCP over Streamable HTTP as a web-standard handler, `(request: Request) => Promise<Response>`,

@@ -1,13 +1,6 @@
-import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { failureOf, logError } from '../../../shared/run/on-error.js';
-import {
-  answersByStream,
-  type FirstAnswers,
-  firstAnswers,
-  firstHttpAnswer,
-} from '../legacy/first-answers.js';
-import type { McpSessionOptions, SessionTable } from '../legacy/sessions.js';
+import { type FirstAnswers, firstAnswers, firstHttpAnswer } from '../legacy/first-answers.js';
 import { type ModernServing, modernServing } from '../modern/server.js';
 import { type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
 import { isModernMessage } from '../wire/envelope.js';
@@ -33,6 +26,8 @@ import {
   refusedOrigin,
   sessionOptionsOf,
 } from './http-options.js';
+import type { HeaderRecord, HttpPort } from './http-port.js';
+import type { LegacyExchange } from './legacy-exchange.js';
 
 /**
  * One HTTP exchange for every runtime: what a request is (refused, a preflight, a 2026-07-28
@@ -43,24 +38,6 @@ import {
  * client goes, and everything the exchange started for the request (a call, a listen stream, the
  * feature server's answer, a 2025 server) ends with it.
  */
-
-type HeaderRecord = Readonly<Record<string, string>>;
-
-/** What the exchange asks of a runtime's request and response. */
-export interface HttpPort<Reply> {
-  readonly request: HttpRequestView;
-  /** Aborted when the client goes away. */
-  readonly signal: AbortSignal;
-  /** The body as text, or undefined when it is over `maxBytes` (then left unread). */
-  readBody(maxBytes: number): Promise<string | undefined>;
-  /** The request as a fetch `Request` with this body, its signal the port's. */
-  asRequest(body: string | undefined): Request;
-  reply(status: number, headers: HeaderRecord, body: string | null): Reply;
-  /** An SSE answer: `send` writes an event, `end` closes the stream. */
-  stream(headers: HeaderRecord): { send(event: string): void; end(): void; readonly reply: Reply };
-  /** A `Response` made by the SDK or a feature server, with these headers added. */
-  relay(response: Response, headers: HeaderRecord | undefined): Reply | Promise<Reply>;
-}
 
 type HttpExchange = <Reply>(port: HttpPort<Reply>, parsedBody?: unknown) => Promise<Reply>;
 
@@ -77,7 +54,8 @@ export function httpExchange(
   const preflight = preflightHeaders(toolServiceOf(runtime));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const onerror = options.onerror ?? logError;
-  const legacy = legacyExchange(runtime, info, options, sessionOptions);
+  // The 2025 exchange (the SDK's transport) is loaded by the first request that needs it.
+  let legacy: Promise<LegacyExchange> | undefined;
 
   return async (port, parsedBody) => {
     const cors = corsHeaders(port.request, options);
@@ -123,7 +101,12 @@ export function httpExchange(
       const features = options.modernFeatures as NonNullable<McpHttpOptions['modernFeatures']>;
       return port.relay(await features(port.asRequest(text), body), cors);
     }
-    if (route.kind === 'legacy') return legacy(port, body, text, cors, withCors);
+    if (route.kind === 'legacy') {
+      legacy ??= import('./legacy-exchange.js').then((loaded) =>
+        loaded.legacyExchange(runtime, info, options, sessionOptions),
+      );
+      return (await legacy)(port, body, text, cors, withCors);
+    }
     const work = modern.accept(body, request.header);
     if (!('run' in work))
       return port.reply(work.status, withCors(work.body === null ? {} : JSON_HEADERS), work.body);
@@ -213,93 +196,4 @@ function transportError(status: number, message: string, headers: HeaderRecord):
     body: sdkErrorText(TRANSPORT_ERROR, message),
     headers: { ...JSON_HEADERS, ...headers },
   };
-}
-
-type LegacyExchange = <Reply>(
-  port: HttpPort<Reply>,
-  body: unknown,
-  text: string | undefined,
-  cors: HeaderRecord | undefined,
-  withCors: (headers: HeaderRecord) => HeaderRecord,
-) => Promise<Reply>;
-
-/**
- * A 2025 request, answered by the SDK's web-standard transport on every runtime: stateless by
- * default, a fresh server per request, closed once its answer is out or the client goes (a JSON
- * answer at once, a stream when it ends); or, with `sessions`, the session's transport. The SDK
- * is loaded on the first request that needs it: a server that sees no 2025 client never pays for it.
- */
-function legacyExchange(
-  runtime: ToolRuntime,
-  info: McpServerInfo,
-  options: McpHttpOptions,
-  sessionOptions: McpSessionOptions | undefined,
-): LegacyExchange {
-  let sessions: SessionTable<WebStandardStreamableHTTPServerTransport> | undefined;
-  return async (port, body, text, cors, withCors) => {
-    const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
-      import('../legacy/sdk-v1.js'),
-    ]);
-    const makeServer = () => options.server?.() ?? createMcpServer(runtime, info, options);
-    const request = port.asRequest(text);
-    if (sessionOptions) {
-      const { sessionTable } = await import('../legacy/sessions.js');
-      sessions ??= sessionTable(
-        (transport) => new WebStandardStreamableHTTPServerTransport(transport),
-        sessionOptions,
-        options.responses,
-      );
-      const routed = sessions.route(port.request.header('mcp-session-id'), body);
-      if ('status' in routed) return port.reply(routed.status, withCors(JSON_HEADERS), routed.body);
-      if (routed.isNew) await makeServer().connect(routed.transport);
-      return port.relay(await routed.transport.handleRequest(request, { parsedBody: body }), cors);
-    }
-    const server = makeServer();
-    const stream = answersByStream(body, options.responses);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: !stream,
-    });
-    let closed = false;
-    // Closing the server aborts the handlers it is running: the client going ends the call.
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      void transport.close().then(() => server.close());
-    };
-    whenAborted(port.signal, close);
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody: body });
-    if (!stream || response.body === null) {
-      close();
-      return port.relay(response, cors);
-    }
-    return port.relay(endingWith(response, close), cors);
-  };
-}
-
-/** Runs `then` when the signal aborts, or now if it has. */
-export function whenAborted(signal: AbortSignal, then: () => void): void {
-  if (signal.aborted) then();
-  else signal.addEventListener('abort', then, { once: true });
-}
-
-/** The response, with `onEnd` called once its body has been read to the end or cancelled. */
-function endingWith(response: Response, onEnd: () => void): Response {
-  const body = (response.body as ReadableStream<Uint8Array>).pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({ flush: onEnd }),
-  );
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
-}
-
-/** Adds headers to a response's: `Vary` beside the answer's own, the rest set. */
-export function addHeaders(headers: Headers, added: HeaderRecord): void {
-  for (const [name, value] of Object.entries(added))
-    if (name === 'vary') headers.append(name, value);
-    else headers.set(name, value);
 }

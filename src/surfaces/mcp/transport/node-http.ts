@@ -2,8 +2,9 @@ import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { failureOf, logError } from '../../../shared/run/on-error.js';
 import type { McpServerInfo } from '../service/tool-service.js';
-import { addHeaders, type HttpPort, httpExchange, whenAborted } from './http-exchange.js';
+import { httpExchange } from './http-exchange.js';
 import type { McpHttpOptions } from './http-options.js';
+import { addHeaders, type HttpPort, whenAborted } from './http-port.js';
 
 /**
  * A Node request handler for MCP over Streamable HTTP, in both protocol eras. A 2026-07-28 request

@@ -1,0 +1,118 @@
+import type { TaskPolicy } from '../../../manifest/prepared-tool.js';
+import { gatherAnswers } from '../service/asking-call.js';
+import { missingCapabilityError } from '../service/questions.js';
+import type { BoundCall } from '../service/request-state.js';
+import { type HeaderReader, META } from '../wire/envelope.js';
+import { ERRORS, errorAnswer, type Id, type WireAnswer } from '../wire/jsonrpc.js';
+import { missingCapabilityAnswer, type ServingKit } from './method-table.js';
+import { mcpTasks } from './task-service.js';
+
+/**
+ * The work of the tasks extension's rows once their requests passed the checks (task-methods.ts):
+ * making a task of a call, reading, answering and cancelling one, and a listen stream. Loaded, with
+ * the task service and its store, as the serving starts when some tool runs as a task.
+ */
+
+/** The methods of the tasks extension about one task. */
+export type TaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel';
+
+export interface TaskWork {
+  /** A `tools/call` of a tool that runs as a task, from a client that declared the extension. */
+  create(
+    id: Id,
+    name: string,
+    params: Record<string, unknown>,
+    capabilities: Record<string, unknown>,
+    header: HeaderReader,
+  ): Promise<WireAnswer>;
+  /** `tasks/get`, `tasks/update` (its `inputResponses` checked) or `tasks/cancel`. */
+  act(
+    method: TaskMethod,
+    id: Id,
+    taskId: string,
+    params: Record<string, unknown>,
+    header: HeaderReader,
+  ): Promise<WireAnswer>;
+  /** A `subscriptions/listen` stream until `signal` aborts. */
+  listen(
+    id: Id,
+    taskIds: readonly string[],
+    header: HeaderReader,
+    notify: (message: string) => void,
+    signal: AbortSignal,
+  ): Promise<WireAnswer>;
+}
+
+export function taskWork(kit: ServingKit, policies: ReadonlyMap<string, TaskPolicy>): TaskWork {
+  const tasks = mcpTasks(kit.runtime, policies, kit.service, {
+    ...kit.options.tasks,
+    onerror: kit.onerror,
+  });
+  const unknownTask = (id: Id, taskId: string): WireAnswer =>
+    errorAnswer(
+      id,
+      ERRORS.invalidArgument,
+      `Failed to retrieve task: no task ${JSON.stringify(taskId)} (never created, expired, or another's)`,
+    );
+
+  return {
+    async create(id, name, params, capabilities, header) {
+      const args = params.arguments ?? {};
+      // Questions asked before the task is made come back with the retry, as any input-required round.
+      const call: BoundCall = { method: 'tools/call', name, args };
+      const gathered = await gatherAnswers(kit.states, call, params.requestState, params.inputResponses);
+      if ('invalid' in gathered) return errorAnswer(id, ERRORS.invalidParams, gathered.invalid);
+      const outcome = await tasks.create({
+        name,
+        args,
+        capabilities,
+        principal: await tasks.principalOf(header),
+        answers: gathered.answers,
+      });
+      if ('answer' in outcome)
+        return 'result' in outcome.answer
+          ? kit.complete(id, outcome.answer.result)
+          : kit.callError(id, outcome.answer.error);
+      if ('missing' in outcome) return missingCapabilityAnswer(id, missingCapabilityError(outcome.missing));
+      if ('questions' in outcome)
+        return kit.resultOf(id, 'input_required', {
+          inputRequests: outcome.questions,
+          requestState: await kit.states.sign(call, gathered.answers),
+        });
+      return kit.resultOf(id, 'task', outcome.task);
+    },
+
+    async act(method, id, taskId, params, header) {
+      const principal = await tasks.principalOf(header);
+      let found: object | undefined;
+      if (method === 'tasks/get') found = await tasks.get(taskId, principal);
+      else if (method === 'tasks/update')
+        found = (await tasks.update(taskId, principal, params.inputResponses as Record<string, unknown>))
+          ? {}
+          : undefined;
+      else found = (await tasks.cancel(taskId, principal)) ? {} : undefined;
+      return found ? kit.complete(id, found) : unknownTask(id, taskId);
+    },
+
+    async listen(id, taskIds, header, notify, signal) {
+      const streamMeta = { [META.subscriptionId]: id };
+      const send = (method: string, sent: Record<string, unknown>) =>
+        notify(JSON.stringify({ jsonrpc: '2.0', method, params: { ...sent, _meta: streamMeta } }));
+      const subscription =
+        taskIds.length > 0
+          ? await tasks.listen(taskIds, await tasks.principalOf(header), (task) =>
+              send('notifications/tasks', task),
+            )
+          : undefined;
+      send('notifications/subscriptions/acknowledged', {
+        notifications: subscription ? { taskIds: subscription.agreed } : {},
+      });
+      await new Promise((resolve) => {
+        if (signal.aborted) resolve(undefined);
+        signal.addEventListener('abort', resolve, { once: true });
+      });
+      await subscription?.stop();
+      return kit.complete(id, { _meta: streamMeta });
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { ToolRuntime } from '../../../runtime/runner.js';
+import { answersByStream } from '../legacy/first-answers.js';
+import type { McpSessionOptions, SessionTable } from '../legacy/sessions.js';
+import type { McpServerInfo } from '../service/tool-service.js';
+import { JSON_HEADERS } from '../wire/jsonrpc.js';
+import type { McpHttpOptions } from './http-options.js';
+import { type HeaderRecord, type HttpPort, whenAborted } from './http-port.js';
+
+export type LegacyExchange = <Reply>(
+  port: HttpPort<Reply>,
+  body: unknown,
+  text: string | undefined,
+  cors: HeaderRecord | undefined,
+  withCors: (headers: HeaderRecord) => HeaderRecord,
+) => Promise<Reply>;
+
+/**
+ * A 2025 request, answered by the SDK's web-standard transport on every runtime: stateless by
+ * default, a fresh server per request, closed once its answer is out or the client goes (a JSON
+ * answer at once, a stream when it ends); or, with `sessions`, the session's transport. The SDK
+ * is loaded on the first request that needs it: a server that sees no 2025 client never pays for it.
+ */
+export function legacyExchange(
+  runtime: ToolRuntime,
+  info: McpServerInfo,
+  options: McpHttpOptions,
+  sessionOptions: McpSessionOptions | undefined,
+): LegacyExchange {
+  let sessions: SessionTable<WebStandardStreamableHTTPServerTransport> | undefined;
+  return async (port, body, text, cors, withCors) => {
+    const { createMcpServer } = await import('../legacy/sdk-v1.js');
+    const makeServer = () => options.server?.() ?? createMcpServer(runtime, info, options);
+    const request = port.asRequest(text);
+    if (sessionOptions) {
+      const { sessionTable } = await import('../legacy/sessions.js');
+      sessions ??= sessionTable(
+        (transport) => new WebStandardStreamableHTTPServerTransport(transport),
+        sessionOptions,
+        options.responses,
+      );
+      const routed = sessions.route(port.request.header('mcp-session-id'), body);
+      if ('status' in routed) return port.reply(routed.status, withCors(JSON_HEADERS), routed.body);
+      if (routed.isNew) await makeServer().connect(routed.transport);
+      return port.relay(await routed.transport.handleRequest(request, { parsedBody: body }), cors);
+    }
+    const server = makeServer();
+    const stream = answersByStream(body, options.responses);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !stream,
+    });
+    let closed = false;
+    // Closing the server aborts the handlers it is running: the client going ends the call.
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      void transport.close().then(() => server.close());
+    };
+    whenAborted(port.signal, close);
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, { parsedBody: body });
+    if (!stream || response.body === null) {
+      close();
+      return port.relay(response, cors);
+    }
+    return port.relay(endingWith(response, close), cors);
+  };
+}
+
+/** The response, with `onEnd` called once its body has been read to the end or cancelled. */
+function endingWith(response: Response, onEnd: () => void): Response {
+  const body = (response.body as ReadableStream<Uint8Array>).pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({ flush: onEnd }),
+  );
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
