@@ -258,6 +258,15 @@ describe('every form a contract is written in is a tool or an error naming its f
     ]);
   });
 
+  test('a factory whose result holds a contract deeper is an error once loaded, naming the path', async () => {
+    const result = await outcome({
+      'src/a.ts': `${HEAD}function groups() {\n  return { files: { read: ${tool('R.', 'read')} } };\n}\nexport const all = groups();\n`,
+    });
+    expect(result.problems).toEqual([
+      'unnamed-contract src/a.ts export "all.files.read" holds a defineTool() contract that discovery did not find, so it would not be a tool',
+    ]);
+  });
+
   test('a tool factory that calls another is one too: its result is a tool, a list of them is an error once loaded', async () => {
     const result = await outcome({
       'src/make.ts': `${HEAD}export function make(name: string) {\n  return defineTool({ name, description: name, input: z.object({}) });\n}\nexport function search() {\n  return make('search');\n}\nexport function both() {\n  return [make('a'), make('b')];\n}\n`,
