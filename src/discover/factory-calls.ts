@@ -1,7 +1,8 @@
 import type * as TsMorph from 'ts-morph';
-import { returnedParameter, withoutTypeSyntax } from './identity-wrappers.js';
+import { returnedParameter } from './identity-wrappers.js';
 import { exportNamesByLocal } from './module-exports.js';
 import type { SourceProject } from './source-project.js';
+import { isFunctionLike, withoutTypeSyntax } from './syntax.js';
 
 const PACKAGE = 'toolprep';
 /** toolprep's tool factory, by the name its package exports it under. */
@@ -17,15 +18,7 @@ function isFunctionNode(node: TsMorph.Node, Node: typeof TsMorph.Node): node is 
 export function outermostFunction(node: TsMorph.Node, Node: typeof TsMorph.Node): TsMorph.Node | undefined {
   let outer: TsMorph.Node | undefined;
   for (let ancestor = node.getParent(); ancestor; ancestor = ancestor.getParent())
-    if (
-      isFunctionNode(ancestor, Node) ||
-      Node.isMethodDeclaration(ancestor) ||
-      Node.isGetAccessorDeclaration(ancestor) ||
-      Node.isSetAccessorDeclaration(ancestor) ||
-      Node.isConstructorDeclaration(ancestor) ||
-      Node.isClassStaticBlockDeclaration(ancestor)
-    )
-      outer = ancestor;
+    if (isFunctionLike(ancestor, Node)) outer = ancestor;
   return outer;
 }
 
@@ -208,6 +201,7 @@ export function createFactoryTracer({ morph, resolve, sourceAt }: SourceProject)
 
     // The module's own named functions: identity wrappers, and the rest, which may be factories.
     const named = new Map<string, FunctionNode>();
+    const ownWrappers = new Map<string, FunctionNode>();
     for (const fn of [
       ...source.getDescendantsOfKind(SyntaxKind.FunctionDeclaration),
       ...source.getDescendantsOfKind(SyntaxKind.ArrowFunction),
@@ -218,7 +212,10 @@ export function createFactoryTracer({ morph, resolve, sourceAt }: SourceProject)
       if (name === undefined || outermostFunction(fn, Node) !== undefined || !fn.getBody()) continue;
       const index = returnedParameter(fn, morph);
       if (index === undefined) named.set(name, fn);
-      else wrappers.set(name, index);
+      else {
+        wrappers.set(name, index);
+        ownWrappers.set(name, fn);
+      }
     }
     // A function is a tool factory when it calls defineTool, or (and is not async) another tool factory.
     const calls = source.getDescendantsOfKind(SyntaxKind.CallExpression);
@@ -247,14 +244,10 @@ export function createFactoryTracer({ morph, resolve, sourceAt }: SourceProject)
       const name = factoryNames.has(local) ? exportName(local, fn) : undefined;
       if (name) exported.factories.add(name);
     }
-    for (const fn of [...source.getFunctions(), ...source.getVariableDeclarations()]) {
-      const local = Node.isFunctionDeclaration(fn) ? nameOf(fn) : fn.getName();
-      const index = local === undefined ? undefined : wrappers.get(local);
-      const value = Node.isFunctionDeclaration(fn) ? fn : fn.getInitializer();
-      const wrapper = value && withoutTypeSyntax(value, Node);
-      if (local === undefined || index === undefined || !wrapper || !isFunctionNode(wrapper, Node)) continue;
-      const name = exportName(local, wrapper);
-      if (name) exported.wrappers.set(name, index);
+    for (const [local, fn] of ownWrappers) {
+      const name = exportName(local, fn);
+      const index = wrappers.get(local);
+      if (name && index !== undefined) exported.wrappers.set(name, index);
     }
     for (const read of reads) consulted.add(read);
     return functions;

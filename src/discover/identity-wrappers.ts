@@ -1,4 +1,5 @@
 import type * as TsMorph from 'ts-morph';
+import { isDeclaration, isFunctionLike, withoutTypeSyntax } from './syntax.js';
 
 const COMPARISONS = new Set(['==', '===', '!=', '!==', '<=', '>=']);
 
@@ -35,7 +36,7 @@ export function returnedParameter(fn: FunctionLike, morph: typeof TsMorph): numb
   // Every other `return` of this function (not of a function inside it) gives the same parameter.
   const ownReturns = body
     .getDescendantsOfKind(SyntaxKind.ReturnStatement)
-    .filter((statement) => enclosingFunctionLike(statement, Node) === fn);
+    .filter((statement) => statement.getFirstAncestor((ancestor) => isFunctionLike(ancestor, Node)) === fn);
   if (ownReturns.some((statement) => named(statement.getExpression()) !== index)) return undefined;
   // The parameter is never given another value, nor shadowed by a declaration of the same name.
   const rebound = body.getDescendantsOfKind(SyntaxKind.Identifier).some((identifier) => {
@@ -49,40 +50,9 @@ export function returnedParameter(fn: FunctionLike, morph: typeof TsMorph): numb
     if (Node.isPrefixUnaryExpression(parent) || Node.isPostfixUnaryExpression(parent))
       return INCREMENTS.has(parent.getOperatorToken());
     return (
-      (Node.isVariableDeclaration(parent) ||
-        Node.isParameterDeclaration(parent) ||
-        Node.isBindingElement(parent) ||
-        Node.isFunctionDeclaration(parent) ||
-        Node.isClassDeclaration(parent)) &&
-      parent.getNameNode() === identifier
+      isDeclaration(parent, Node) &&
+      (parent as { getNameNode?: () => unknown }).getNameNode?.() === identifier
     );
   });
   return rebound ? undefined : index;
-}
-
-/** The innermost function, method or accessor a node is written in. */
-function enclosingFunctionLike(node: TsMorph.Node, Node: typeof TsMorph.Node): TsMorph.Node | undefined {
-  return node.getFirstAncestor(
-    (ancestor) =>
-      Node.isFunctionDeclaration(ancestor) ||
-      Node.isArrowFunction(ancestor) ||
-      Node.isFunctionExpression(ancestor) ||
-      Node.isMethodDeclaration(ancestor) ||
-      Node.isGetAccessorDeclaration(ancestor) ||
-      Node.isSetAccessorDeclaration(ancestor) ||
-      Node.isConstructorDeclaration(ancestor),
-  );
-}
-
-/** An expression without the parentheses, `as`, `satisfies` and `!` around it. */
-export function withoutTypeSyntax(node: TsMorph.Node, Node: typeof TsMorph.Node): TsMorph.Node {
-  let current = node;
-  while (
-    Node.isParenthesizedExpression(current) ||
-    Node.isAsExpression(current) ||
-    Node.isSatisfiesExpression(current) ||
-    Node.isNonNullExpression(current)
-  )
-    current = current.getExpression();
-  return current;
 }

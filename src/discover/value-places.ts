@@ -1,5 +1,6 @@
 import type * as TsMorph from 'ts-morph';
 import type { ContractCalls } from './factory-calls.js';
+import { isDeclaration } from './syntax.js';
 
 type Member = string | number;
 
@@ -277,22 +278,6 @@ export function referencesTo(
     if (Node.isBindingElement(parent) && parent.getPropertyNameNode() === identifier) return false;
     return !shadowed(identifier, name, Node);
   });
-}
-
-function isDeclaration(node: TsMorph.Node, Node: typeof TsMorph.Node): boolean {
-  return (
-    Node.isVariableDeclaration(node) ||
-    Node.isFunctionDeclaration(node) ||
-    Node.isFunctionExpression(node) ||
-    Node.isClassDeclaration(node) ||
-    Node.isClassExpression(node) ||
-    Node.isParameterDeclaration(node) ||
-    Node.isBindingElement(node) ||
-    Node.isImportSpecifier(node) ||
-    Node.isNamespaceImport(node) ||
-    Node.isEnumDeclaration(node) ||
-    Node.isModuleDeclaration(node)
-  );
 }
 
 /** Whether a function or block around the identifier declares a binding of the same name. */
