@@ -162,6 +162,16 @@ const CASES: [form: string, files: Record<string, string>, tools: string[], prob
     ],
   ],
   [
+    'an identity wrapper imported through a barrel',
+    {
+      'src/lib/audit.ts': 'export const audited = <T,>(tool: T): T => tool;\n',
+      'src/lib/index.ts': "export * from './audit.js';\n",
+      'src/a.ts': `${HEAD}import { audited } from './lib/index.js';\nexport const search = audited(${tool('S.')});\n`,
+    },
+    [],
+    [`contract-out-of-sight src/a.ts:4 defineTool() result is passed to \`audited(…)\`, ${OUT_OF_SIGHT}`],
+  ],
+  [
     'Object.freeze when the module declares its own Object',
     {
       'src/a.ts': `${HEAD}const Object = { freeze: (value: unknown) => ({ value }) };\nexport const tools = Object.freeze({ search: ${tool('S.')} });\n`,
