@@ -2,88 +2,150 @@ import type * as TsMorph from 'ts-morph';
 import type { Problem } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
 import type { ContractRef } from './contract-ref.js';
-import { enclosingFunction, type FactoryTracer } from './factory-calls.js';
+import { type FactoryTracer, outermostFunction } from './factory-calls.js';
 import { optionalJsDoc } from './jsdoc.js';
-import { exportNamesByLocal, heldLocals, memberOfExport, outermostExpression } from './module-exports.js';
+import { exportNamesByLocal } from './module-exports.js';
+import { calleeName, type Place, placesOfValues, referencesTo } from './value-places.js';
 
 /**
- * The exported `defineTool(...)` results written in a module, and those its factories make: each
- * with its export (and its member, in an exported object or list), its line and its JSDoc. A result
- * that is not exported is a warning.
+ * The contracts a module exports: each `defineTool(...)` result and each result of a tool factory
+ * of the project, followed from the call through locals, object and list literals (one level),
+ * `Object.freeze` and identity wrappers to the export that holds it, with its member, line and
+ * JSDoc. A result that provably goes nowhere (never exported) is a warning; one that goes where
+ * discovery cannot follow it is an error naming the construct, never a tool dropped without a word.
  */
 export function contractsDefinedIn(
   source: TsMorph.SourceFile,
   consulted: Set<string>,
   { root, morph, tracer }: { root: string; morph: typeof TsMorph; tracer: FactoryTracer },
-): { refs: ContractRef[]; warnings: Problem[] } {
+): { refs: ContractRef[]; warnings: Problem[]; problems: Problem[] } {
   const { Node, SyntaxKind } = morph;
-  const file = source.getFilePath();
-  const relative = projectPath(root, file);
+  const relative = projectPath(root, source.getFilePath());
   const refs: ContractRef[] = [];
   const warnings: Problem[] = [];
-  const { callsDefineTool, callsFactory, inFactory } = tracer.callsIn(source, consulted);
+  const problems: Problem[] = [];
+  const calls = tracer.callsIn(source, consulted);
+  const places = placesOfValues(source, morph, calls, exportNamesByLocal(source));
 
-  const exportedAs = exportNamesByLocal(source);
-  /** Locals holding a contract: each found once, through its export or an exported object. */
-  const unexported = new Map<string, { line: number; documented: TsMorph.Node; used: boolean }>();
   for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-    const made = callsDefineTool(call) ? 'defineTool' : callsFactory(call) ? 'factory' : undefined;
-    if (!made || inFactory.has(call)) continue;
-    // A factory called inside another function is that function's business.
-    if (made === 'factory' && enclosingFunction(call, Node)) continue;
+    const made = calls.callsDefineTool(call)
+      ? 'defineTool'
+      : calls.callsFactory(call)
+        ? 'factory'
+        : undefined;
+    // A call inside a named function makes a contract when that function is called: its business.
+    if (!made || calls.ownerOf(call)) continue;
+    const what =
+      made === 'defineTool' ? 'defineTool() result' : `result of the tool factory ${calleeName(call)}()`;
     const line = call.getStartLineNumber();
-    const fromFactory = made === 'factory' ? { fromFactory: true as const } : {};
-    const holder = outermostExpression(call, Node);
-    const parent = holder.getParent();
-    const member = memberOfExport(holder, Node, exportedAs);
-    if (member) {
-      const { documented, ...at } = member;
-      refs.push({ file: relative, ...at, line, ...optionalJsDoc(documented), ...fromFactory });
+    const inside = outermostFunction(call, Node);
+    if (inside) {
+      problems.push(outOfSight(relative, line, what, insideFunction(inside, Node), INSIDE_FUNCTION_HINT));
       continue;
     }
-    let exportName: string | undefined;
-    let documented: TsMorph.Node = holder;
-    if (parent && Node.isExportAssignment(parent)) {
-      exportName = 'default';
-      documented = parent;
-    } else if (parent && Node.isVariableDeclaration(parent)) {
-      const statement = parent.getVariableStatement();
-      if (statement) documented = statement;
-      exportName = statement?.hasExportKeyword() ? parent.getName() : exportedAs.get(parent.getName());
-      if (exportName === undefined && statement?.getParent() === source) {
-        unexported.set(parent.getName(), { line, documented, used: false });
-        continue;
+    const found = places.follow(call);
+    const exported = found.filter(
+      (place): place is Extract<Place, { at: 'export' }> => place.at === 'export',
+    );
+    if (exported.length > 0) {
+      const fromFactory = made === 'factory' ? { fromFactory: true as const } : {};
+      for (const place of exported) {
+        const jsdoc = optionalJsDoc(place.origin).jsdoc ?? optionalJsDoc(place.documented).jsdoc;
+        refs.push({
+          file: relative,
+          exportName: place.exportName,
+          ...(place.member === undefined ? {} : { member: place.member }),
+          line,
+          ...(jsdoc ? { jsdoc } : {}),
+          ...fromFactory,
+        });
       }
-    }
-    if (exportName === undefined) {
-      warnings.push(notExported(relative, line));
       continue;
     }
-    refs.push({ file: relative, exportName, line, ...optionalJsDoc(documented), ...fromFactory });
+    const unreadable = found.find((place) => place.at === 'unreadable');
+    if (unreadable?.at === 'unreadable') {
+      problems.push(
+        outOfSight(
+          relative,
+          unreadable.node.getStartLineNumber(),
+          what,
+          unreadable.construct,
+          unreadable.hint,
+          {
+            line,
+            local: unreadable.node.getStartLineNumber() !== line,
+          },
+        ),
+      );
+      continue;
+    }
+    warnings.push(notExported(relative, line, what));
   }
-  // A local held in an exported object or list (`export const tools = { search }`) is a tool there.
-  for (const held of heldLocals(source, morph, exportedAs)) {
-    const local = unexported.get(held.local);
-    if (!local) continue;
-    local.used = true;
-    refs.push({
-      file: relative,
-      exportName: held.exportName,
-      member: held.member,
-      line: local.line,
-      ...optionalJsDoc(local.documented),
-    });
-  }
-  for (const { line, used } of unexported.values()) if (!used) warnings.push(notExported(relative, line));
-  return { refs, warnings };
+
+  // A tool factory handed to another function (`names.map(makeTool)`) is called where discovery cannot see.
+  for (const name of calls.factoryNames)
+    for (const reference of referencesTo(source, name, morph)) {
+      const parent = reference.getParent();
+      if (!parent || !Node.isCallExpression(parent) || parent.getExpression() === reference) continue;
+      if (calls.ownerOf(reference)) continue;
+      problems.push(
+        outOfSight(
+          relative,
+          reference.getStartLineNumber(),
+          `tool factory ${name}`,
+          `passed to \`${calleeName(parent)}(…)\`, which calls it where discovery cannot see`,
+          INSIDE_FUNCTION_HINT,
+        ),
+      );
+    }
+  return { refs, warnings, problems };
 }
 
-function notExported(file: string, line: number): Problem {
+const HOW_TO_WRITE =
+  'write each tool as `export const name = defineTool(…)`, or as a member of an exported object or list literal, `export const tools = { name: defineTool(…) }`, frozen or not';
+const INSIDE_FUNCTION_HINT = `${HOW_TO_WRITE}; for tools made in a loop, write a named tool factory, \`function makeTool(name: string) { return defineTool(…) }\`, and export each of its calls: \`export const search = makeTool('search')\``;
+
+/** Where in a function with no name a call is, for the message. */
+function insideFunction(fn: TsMorph.Node, Node: typeof TsMorph.Node): string {
+  const parent = fn.getParent();
+  if (
+    parent &&
+    (Node.isCallExpression(parent) || Node.isNewExpression(parent)) &&
+    parent.getExpression() !== fn
+  )
+    return `made inside a function passed to \`${calleeName(parent)}(…)\``;
+  if (Node.isMethodDeclaration(fn) || Node.isGetAccessorDeclaration(fn) || Node.isSetAccessorDeclaration(fn))
+    return 'made inside a method';
+  if (Node.isConstructorDeclaration(fn) || Node.isClassStaticBlockDeclaration(fn))
+    return 'made inside a class';
+  return 'made inside a function with no name';
+}
+
+function outOfSight(
+  file: string,
+  line: number,
+  what: string,
+  construct: string,
+  hint: string | undefined,
+  origin?: { line: number; local: boolean },
+): Problem {
+  const of = origin?.local ? ` (of line ${origin.line})` : '';
+  return {
+    severity: 'error',
+    code: 'contract-out-of-sight',
+    file,
+    line,
+    message: `${what}${of} is ${construct}, where discovery cannot see which export holds it, so it would not be a tool`,
+    hint: hint ?? HOW_TO_WRITE,
+  };
+}
+
+function notExported(file: string, line: number, what: string): Problem {
   return {
     severity: 'warning',
     code: 'not-exported',
     file,
     line,
-    message: 'defineTool() result is not exported, so it is not a tool: export it, or remove it',
+    message: `${what} is not exported, so it is not a tool: export it, or remove it`,
   };
 }

@@ -8,6 +8,8 @@ export interface FileDiscovery {
   readonly stamp: string;
   readonly refs: readonly ContractRef[];
   readonly warnings: readonly Problem[];
+  /** Contracts made where discovery cannot follow them to an export: each an error. */
+  readonly problems: readonly Problem[];
   readonly parsed: boolean;
   /** The local modules its imports were followed into (barrels), with their stamps. */
   readonly consulted: readonly { readonly file: string; readonly stamp: string }[];

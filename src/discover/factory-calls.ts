@@ -1,6 +1,8 @@
 import type * as TsMorph from 'ts-morph';
+import { returnedParameter } from './identity-wrappers.js';
 import { exportNamesByLocal } from './module-exports.js';
 import type { SourceProject } from './source-project.js';
+import { isFunctionLike, withoutTypeSyntax } from './syntax.js';
 
 const PACKAGE = 'toolprep';
 /** toolprep's tool factory, by the name its package exports it under. */
@@ -8,24 +10,33 @@ export const FACTORY = 'defineTool';
 
 type FunctionNode = TsMorph.FunctionDeclaration | TsMorph.ArrowFunction | TsMorph.FunctionExpression;
 
-/** The function a node is written in, if any. */
-export function enclosingFunction(node: TsMorph.Node, Node: typeof TsMorph.Node): FunctionNode | undefined {
-  return node.getFirstAncestor(
-    (ancestor): ancestor is FunctionNode =>
-      Node.isFunctionDeclaration(ancestor) ||
-      Node.isArrowFunction(ancestor) ||
-      Node.isFunctionExpression(ancestor),
-  );
+function isFunctionNode(node: TsMorph.Node, Node: typeof TsMorph.Node): node is FunctionNode {
+  return Node.isFunctionDeclaration(node) || Node.isArrowFunction(node) || Node.isFunctionExpression(node);
 }
 
-/** Which calls of a module make contracts. */
-interface ContractCalls {
+/** The outermost function, method, accessor or constructor a node is written in, if any. */
+export function outermostFunction(node: TsMorph.Node, Node: typeof TsMorph.Node): TsMorph.Node | undefined {
+  let outer: TsMorph.Node | undefined;
+  for (let ancestor = node.getParent(); ancestor; ancestor = ancestor.getParent())
+    if (isFunctionLike(ancestor, Node)) outer = ancestor;
+  return outer;
+}
+
+/** Which calls of a module make contracts, and which pass one through. */
+export interface ContractCalls {
   /** A call of toolprep's `defineTool`, under whatever name the module imports it. */
   callsDefineTool(call: TsMorph.CallExpression): boolean;
   /** A call of a tool factory of the project: declared in the module, or imported from one of the project. */
   callsFactory(call: TsMorph.CallExpression): boolean;
-  /** The `defineTool` calls inside the module's own factories: they make a contract when the factory is called. */
-  readonly inFactory: ReadonlySet<TsMorph.CallExpression>;
+  /** For a call of an identity wrapper of the project (`audited(tool)`), the argument it returns. */
+  wrapperArgument(call: TsMorph.CallExpression): number | undefined;
+  /** The local names the module's tool factories are called by (declared or imported). */
+  readonly factoryNames: ReadonlySet<string>;
+  /**
+   * The named function a node is written in (through any unnamed ones): a call there makes a
+   * contract only when that function is called, so it is the function's business.
+   */
+  ownerOf(node: TsMorph.Node): TsMorph.Node | undefined;
 }
 
 export interface FactoryTracer {
@@ -33,10 +44,21 @@ export interface FactoryTracer {
   callsIn(source: TsMorph.SourceFile, consulted: Set<string>): ContractCalls;
 }
 
+/** What a module's functions do with contracts, by local name. */
+interface ModuleFunctions {
+  readonly calls: ContractCalls;
+  /** By exported name (`default` for a default export): its tool factories, and its identity wrappers. */
+  readonly exported: {
+    readonly factories: ReadonlySet<string>;
+    readonly wrappers: ReadonlyMap<string, number>;
+  };
+}
+
 /**
  * Follows imports of `defineTool` from "toolprep" (renamed, through a namespace, or through local
- * barrels that re-export it) and the project's tool factories, remembering each barrel's and each
- * module's answer for the rest of the run.
+ * barrels that re-export it), the project's tool factories (a named function whose body calls
+ * `defineTool` or another tool factory) and its identity wrappers, remembering each barrel's and
+ * each module's answer for the rest of the run.
  */
 export function createFactoryTracer({ morph, resolve, sourceAt }: SourceProject): FactoryTracer {
   const { Node, SyntaxKind } = morph;
@@ -79,7 +101,7 @@ export function createFactoryTracer({ morph, resolve, sourceAt }: SourceProject)
   };
 
   /** The names this module imports `defineTool` under, directly and as a namespace. */
-  const factoryNames = (source: TsMorph.SourceFile, consulted: Set<string>) => {
+  const defineToolCalls = (source: TsMorph.SourceFile, consulted: Set<string>) => {
     const direct = new Set<string>();
     const namespaces = new Set<string>();
     for (const declaration of source.getImportDeclarations()) {
@@ -95,7 +117,7 @@ export function createFactoryTracer({ morph, resolve, sourceAt }: SourceProject)
           direct.add(named.getAliasNode()?.getText() ?? FACTORY);
       }
     }
-    const callsDefineTool = (call: TsMorph.CallExpression) => {
+    return (call: TsMorph.CallExpression) => {
       const callee = call.getExpression();
       return Node.isIdentifier(callee)
         ? direct.has(callee.getText())
@@ -103,81 +125,133 @@ export function createFactoryTracer({ morph, resolve, sourceAt }: SourceProject)
             callee.getName() === FACTORY &&
             namespaces.has(callee.getExpression().getText());
     };
-    return { any: direct.size > 0 || namespaces.size > 0, callsDefineTool };
   };
 
-  /**
-   * A module's tool factories: the functions it declares whose body calls `defineTool`, by local
-   * name, with the calls inside them.
-   */
-  const localFactories = (source: TsMorph.SourceFile, consulted: Set<string>) => {
-    const names = new Map<string, TsMorph.Node>();
-    const { any, callsDefineTool } = factoryNames(source, consulted);
-    if (!any) return { names, callsDefineTool, inFactory: new Set<TsMorph.CallExpression>() };
-    const inFactory = new Set<TsMorph.CallExpression>();
-    for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-      if (!callsDefineTool(call)) continue;
-      const fn = enclosingFunction(call, Node);
-      if (!fn) continue;
-      inFactory.add(call);
-      const declared = Node.isFunctionDeclaration(fn)
-        ? fn
-        : fn.getParentIfKind(SyntaxKind.VariableDeclaration);
-      const name = declared?.getName();
-      if (name) names.set(name, declared as TsMorph.Node);
+  /** The name a function is called by in its module, `default` for an unnamed default export. */
+  const nameOf = (fn: FunctionNode): string | undefined => {
+    if (Node.isFunctionDeclaration(fn)) return fn.isDefaultExport() ? 'default' : fn.getName();
+    let holder: TsMorph.Node = fn;
+    for (let parent = holder.getParent(); parent && withoutTypeSyntax(parent, Node) === fn; ) {
+      holder = parent;
+      parent = holder.getParent();
     }
-    return { names, callsDefineTool, inFactory };
+    const parent = holder.getParent();
+    if (parent && Node.isVariableDeclaration(parent) && Node.isIdentifier(parent.getNameNode()))
+      return parent.getName();
+    if (parent && Node.isExportAssignment(parent) && !parent.isExportEquals()) return 'default';
+    return undefined;
   };
 
-  /** Per module: the names it exports tool factories under. */
-  const exportedFactories = new Map<string, ReadonlySet<string>>();
-  const factoriesExportedBy = (file: string, consulted: Set<string>): ReadonlySet<string> => {
-    const known = exportedFactories.get(file);
-    if (known) return known;
-    const source = sourceAt(file);
-    const exported = new Set<string>();
-    exportedFactories.set(file, exported);
-    consulted.add(file);
-    if (!source.getFullText().includes(FACTORY)) return exported;
-    const exportedAs = exportNamesByLocal(source);
-    for (const [name, declaration] of localFactories(source, consulted).names) {
-      const statement = Node.isVariableDeclaration(declaration)
-        ? declaration.getVariableStatement()
-        : declaration;
-      const direct =
-        statement &&
-        (Node.isVariableStatement(statement) || Node.isFunctionDeclaration(statement)) &&
-        statement.hasExportKeyword();
-      const alias = direct ? name : exportedAs.get(name);
-      if (alias) exported.add(alias);
+  /** The outermost function a node is written in, when it has a name; its calls are its business. */
+  const ownerOf = (node: TsMorph.Node): TsMorph.Node | undefined => {
+    const outer = outermostFunction(node, Node);
+    return outer && isFunctionNode(outer, Node) && nameOf(outer) !== undefined ? outer : undefined;
+  };
+
+  const modules = new Map<string, { functions: ModuleFunctions; reads: ReadonlySet<string> }>();
+  const functionsOf = (source: TsMorph.SourceFile, consulted: Set<string>): ModuleFunctions => {
+    const file = source.getFilePath();
+    const known = modules.get(file);
+    if (known) {
+      for (const read of known.reads) consulted.add(read);
+      return known.functions;
     }
-    return exported;
-  };
+    /** The local modules this module's answer reads: they join the `consulted` of every module asking. */
+    const reads = new Set<string>();
+    const factoryNames = new Set<string>();
+    const wrappers = new Map<string, number>();
+    const exported = { factories: new Set<string>(), wrappers: new Map<string, number>() };
+    const callsDefineTool = defineToolCalls(source, reads);
+    const callsFactory = (call: TsMorph.CallExpression) => {
+      const callee = call.getExpression();
+      return Node.isIdentifier(callee) && factoryNames.has(callee.getText());
+    };
+    const wrapperArgument = (call: TsMorph.CallExpression) => {
+      const callee = call.getExpression();
+      return Node.isIdentifier(callee) ? wrappers.get(callee.getText()) : undefined;
+    };
+    const functions: ModuleFunctions = {
+      calls: { callsDefineTool, callsFactory, wrapperArgument, factoryNames, ownerOf },
+      exported,
+    };
+    // Kept before the imports are followed, so that a cycle of imports ends here.
+    modules.set(file, { functions, reads });
 
-  return {
-    callsIn(source, consulted) {
-      const file = source.getFilePath();
-      const { names: factories, callsDefineTool, inFactory } = localFactories(source, consulted);
-      // Factories imported from the project's own modules.
-      const imported = new Set<string>();
-      for (const declaration of source.getImportDeclarations()) {
-        if (declaration.isTypeOnly()) continue;
-        const target = resolve(declaration.getModuleSpecifierValue(), file);
-        if (!target) continue;
-        const named = declaration.getNamedImports();
-        if (named.length === 0) continue;
-        const exported = factoriesExportedBy(target, consulted);
-        for (const specifier of named)
-          if (exported.has(specifier.getName()))
-            imported.add(specifier.getAliasNode()?.getText() ?? specifier.getName());
+    // Factories and wrappers imported from the project's own modules.
+    for (const declaration of source.getImportDeclarations()) {
+      if (declaration.isTypeOnly()) continue;
+      const target = resolve(declaration.getModuleSpecifierValue(), file);
+      const defaultImport = declaration.getDefaultImport()?.getText();
+      const imports: (readonly [string, string])[] = [
+        ...declaration
+          .getNamedImports()
+          .filter((named) => !named.isTypeOnly())
+          .map((named) => [named.getName(), named.getAliasNode()?.getText() ?? named.getName()] as const),
+        ...(defaultImport ? [['default', defaultImport] as const] : []),
+      ];
+      if (!target || imports.length === 0) continue;
+      reads.add(target);
+      const theirs = functionsOf(sourceAt(target), reads).exported;
+      for (const [name, local] of imports) {
+        if (theirs.factories.has(name)) factoryNames.add(local);
+        const index = theirs.wrappers.get(name);
+        if (index !== undefined) wrappers.set(local, index);
       }
-      const callsFactory = (call: TsMorph.CallExpression) => {
-        const callee = call.getExpression();
-        return (
-          Node.isIdentifier(callee) && (factories.has(callee.getText()) || imported.has(callee.getText()))
-        );
-      };
-      return { callsDefineTool, callsFactory, inFactory };
-    },
+    }
+
+    // The module's own named functions: identity wrappers, and the rest, which may be factories.
+    const named = new Map<string, FunctionNode>();
+    const ownWrappers = new Map<string, FunctionNode>();
+    for (const fn of [
+      ...source.getDescendantsOfKind(SyntaxKind.FunctionDeclaration),
+      ...source.getDescendantsOfKind(SyntaxKind.ArrowFunction),
+      ...source.getDescendantsOfKind(SyntaxKind.FunctionExpression),
+    ]) {
+      const name = nameOf(fn);
+      // A function written inside another is that one's business: only a module's own are called by name.
+      if (name === undefined || outermostFunction(fn, Node) !== undefined || !fn.getBody()) continue;
+      const index = returnedParameter(fn, morph);
+      if (index === undefined) named.set(name, fn);
+      else {
+        wrappers.set(name, index);
+        ownWrappers.set(name, fn);
+      }
+    }
+    // A function is a tool factory when it calls defineTool, or (and is not async) another tool factory.
+    const calls = source.getDescendantsOfKind(SyntaxKind.CallExpression);
+    for (let added = true; added; ) {
+      added = false;
+      for (const call of calls) {
+        const direct = callsDefineTool(call);
+        if (!direct && !callsFactory(call)) continue;
+        const owner = ownerOf(call) as FunctionNode | undefined;
+        const name = owner && nameOf(owner);
+        if (!owner || !name || factoryNames.has(name) || named.get(name) !== owner) continue;
+        if (!direct && (owner.isAsync() || (!Node.isArrowFunction(owner) && owner.isGenerator()))) continue;
+        factoryNames.add(name);
+        added = true;
+      }
+    }
+
+    const exportedAs = exportNamesByLocal(source);
+    const exportName = (local: string, fn: FunctionNode): string | undefined => {
+      if (local === 'default') return 'default';
+      if (Node.isFunctionDeclaration(fn)) return fn.hasExportKeyword() ? nameOf(fn) : exportedAs.get(local);
+      const statement = source.getVariableDeclaration(local)?.getVariableStatement();
+      return statement?.hasExportKeyword() ? local : exportedAs.get(local);
+    };
+    for (const [local, fn] of named) {
+      const name = factoryNames.has(local) ? exportName(local, fn) : undefined;
+      if (name) exported.factories.add(name);
+    }
+    for (const [local, fn] of ownWrappers) {
+      const name = exportName(local, fn);
+      const index = wrappers.get(local);
+      if (name && index !== undefined) exported.wrappers.set(name, index);
+    }
+    for (const read of reads) consulted.add(read);
+    return functions;
   };
+
+  return { callsIn: (source, consulted) => functionsOf(source, consulted).calls };
 }

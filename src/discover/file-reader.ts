@@ -34,9 +34,9 @@ export function createFileReader(root: string, included: ReadonlySet<string>, st
     consulted: Set<string>,
     visited: Set<string>,
     foreign: Record<string, readonly string[]>,
-  ): { refs: ContractRef[]; warnings: Problem[] } => {
+  ): { refs: ContractRef[]; warnings: Problem[]; problems: Problem[] } => {
     const file = source.getFilePath();
-    const { refs, warnings } = contractsDefinedIn(source, consulted, { root, morph, tracer });
+    const { refs, warnings, problems } = contractsDefinedIn(source, consulted, { root, morph, tracer });
     if (refs.length > 0) foreign[projectPath(root, file)] = foreignExportsOf(source, morph);
     for (const declaration of source.getExportDeclarations()) {
       const specifier = declaration.getModuleSpecifierValue();
@@ -54,19 +54,20 @@ export function createFileReader(root: string, included: ReadonlySet<string>, st
       const targetFile = projectPath(root, target);
       if (leftOut.length > 0) foreign[targetFile] = [...(foreign[targetFile] ?? []), ...leftOut];
       warnings.push(...reached.warnings);
+      problems.push(...reached.problems);
     }
-    return { refs, warnings };
+    return { refs, warnings, problems };
   };
 
   return {
     discover(file) {
       const text = readFileSync(file, 'utf8');
       if (!mayHoldContracts(text))
-        return { refs: [], warnings: [], parsed: false, consulted: [], foreignExports: {} };
+        return { refs: [], warnings: [], problems: [], parsed: false, consulted: [], foreignExports: {} };
       const consulted = new Set<string>();
       const source = sources.parse(file, text);
       const foreignExports: Record<string, readonly string[]> = {};
-      const { refs, warnings } = contractsIn(
+      const { refs, warnings, problems } = contractsIn(
         source,
         consulted,
         new Set([path.normalize(file)]),
@@ -75,6 +76,7 @@ export function createFileReader(root: string, included: ReadonlySet<string>, st
       return {
         refs,
         warnings,
+        problems,
         foreignExports,
         parsed: true,
         consulted: [...consulted].map((barrel) => ({ file: barrel, stamp: stampOf(barrel) })),

@@ -11,6 +11,8 @@ export type { DiscoveryMemo } from './discovery-memo.js';
 export interface Discovery {
   readonly refs: readonly ContractRef[];
   readonly warnings: readonly Problem[];
+  /** Contracts made where discovery cannot follow them to an export (`contract-out-of-sight`). */
+  readonly problems: readonly Problem[];
   /**
    * Per contract file (relative): the exports the loader's walk leaves alone — those whose values
    * come from other modules (`*` for an `export *`), which are found where they are defined, and
@@ -50,6 +52,7 @@ export function findContracts(
   return {
     refs,
     warnings: found.flatMap((entry) => entry.warnings),
+    problems: found.flatMap((entry) => entry.problems),
     foreignExports: new Map(found.flatMap((entry) => Object.entries(entry.foreignExports))),
     parsed: found.filter((entry) => entry.parsed).length,
   };

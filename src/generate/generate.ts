@@ -107,6 +107,8 @@ export async function generateProject(
         milliseconds: performance.now() - started,
       },
     };
+  // A contract discovery cannot follow is an error; the files are loaded still, for every other problem.
+  problems.push(...discovery.problems);
   const extension = prepareExtension(config.extend);
   const cache = options.cache === false ? undefined : cacheFor(state, project, extension);
   const refsByFile = new Map<string, ContractRef[]>();

@@ -93,8 +93,8 @@ export function prepareFile(
 }
 
 /**
- * Contracts the module's exports hold (one level into objects and lists) that discovery did not
- * name, leaving out what comes from other modules: never a tool dropped without a word.
+ * Contracts the module's exports hold (at any depth of plain objects and lists) that discovery did
+ * not name, leaving out what comes from other modules: never a tool dropped without a word.
  */
 function unnamedContracts(
   refs: readonly ContractRef[],
@@ -105,23 +105,27 @@ function unnamedContracts(
   const named = new Set(refs.map((ref) => contractAt(exports, ref)));
   const [first] = refs;
   const problems: Problem[] = [];
-  for (const [exportName, value] of Object.entries(exports)) {
-    if (foreignExports.includes(exportName)) continue;
-    const held: [string | number | undefined, unknown][] = [[undefined, value]];
-    if (Array.isArray(value)) held.push(...value.entries());
-    else if (isPlainObject(value)) held.push(...Object.entries(value));
-    for (const [member, candidate] of held) {
-      if (!isToolContract(candidate) || named.has(candidate)) continue;
-      named.add(candidate);
+  const seen = new Set<unknown>();
+  const walk = (exportName: string, members: (string | number)[], value: unknown): void => {
+    if (isToolContract(value)) {
+      if (named.has(value)) return;
+      named.add(value);
       problems.push({
         severity: 'error',
         code: 'unnamed-contract',
         file: first?.file,
-        message: `export "${exportPath(exportName, member)}" holds a defineTool() contract that discovery did not find, so it would not be a tool`,
+        message: `export "${exportPath(exportName, ...members)}" holds a defineTool() contract that discovery did not find, so it would not be a tool`,
         hint: 'export it as `export const name = defineTool(…)`, in an exported object or list literal, or from a tool factory of the project (a function that calls defineTool)',
       });
+      return;
     }
-  }
+    if (seen.has(value) || !(Array.isArray(value) || isPlainObject(value))) return;
+    seen.add(value);
+    for (const [member, held] of Object.entries(value))
+      walk(exportName, [...members, Array.isArray(value) ? Number(member) : member], held);
+  };
+  for (const [exportName, value] of Object.entries(exports))
+    if (!foreignExports.includes(exportName)) walk(exportName, [], value);
   return problems;
 }
 

@@ -1,28 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { generate } from '@toolprep/build';
-import { afterEach, describe, expect, test } from 'vitest';
-import { linkPackages, REPO } from '../support/fixture-project.js';
-
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A throwaway project with these source files; toolprep and zod linked in. */
-function projectWith(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'toolprep-discovery-'));
-  made.push(dir);
-  linkPackages(dir);
-  symlinkSync(path.join(REPO, 'node_modules/zod'), path.join(dir, 'node_modules/zod'));
-  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
-  return dir;
-}
+import { describe, expect, test } from 'vitest';
+import { projectWith, writeFiles } from './throwaway-project.js';
 
 const Z = "import { z } from 'zod';\n";
 const input = 'input: z.object({ q: z.string() })';
@@ -299,13 +279,22 @@ describe('discovery', () => {
     for (const access of accesses) expect(module).toContain(`(module) => module${access})`);
   });
 
-  test('a contract the exports hold where discovery cannot see it is an error naming the export', async () => {
-    const result = await generate({
-      root: projectWith({
-        'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}const base = defineTool({ description: 'd', ${input} });\nexport const tools = Object.freeze({ search: base });\nexport const kept = defineTool({ description: 'k', ${input} });\n`,
-      }),
-      cache: false,
+  test("a contract a package's factory makes is no tool discovery sees: once loaded, an error naming the export", async () => {
+    // A package is never read for tools, so its factories are unknown to discovery; the loaded
+    // module's exports are walked and the contract found there is named.
+    const root = projectWith({
+      'src/a.ts': `import { defineTool } from 'toolprep';\nimport { makeTool } from 'tool-kit';\n${Z}export const tools = { search: makeTool('search') };\nexport const kept = defineTool({ description: 'k', ${input} });\n`,
     });
+    writeFiles(root, {
+      'node_modules/tool-kit/package.json': JSON.stringify({
+        name: 'tool-kit',
+        type: 'module',
+        main: 'index.js',
+      }),
+      'node_modules/tool-kit/index.js':
+        "import { defineTool } from 'toolprep';\nimport { z } from 'zod';\nexport const makeTool = (name) => defineTool({ name, description: name, input: z.object({}) });\n",
+    });
+    const result = await generate({ root, cache: false });
     expect(result.problems.map((problem) => [problem.code, problem.file, problem.message])).toEqual([
       [
         'unnamed-contract',

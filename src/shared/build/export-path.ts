@@ -15,7 +15,14 @@ export function exportAccess(exportName: string, member?: string | number): stri
   return accessOf(exportName) + (member === undefined ? '' : accessOf(member));
 }
 
-/** The same, as toolprep names it in the manifest and in messages: `readFiles`, `tools.search`, `tools[0]`. */
-export function exportPath(exportName: string, member?: string | number): string {
-  return exportAccess(exportName, member).replace(/^\./, '');
+/**
+ * The same, as toolprep names it in the manifest and in messages: `readFiles`, `tools.search`,
+ * `tools[0]`; deeper with more members (`all.group.read`, for a contract a loaded value holds).
+ */
+export function exportPath(exportName: string, ...members: (string | number | undefined)[]): string {
+  const path = members.reduce<string>(
+    (at, member) => (member === undefined ? at : at + accessOf(member)),
+    '',
+  );
+  return (accessOf(exportName) + path).replace(/^\./, '');
 }

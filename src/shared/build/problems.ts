@@ -5,6 +5,7 @@
 export type ProblemCode =
   // discover
   | 'not-exported'
+  | 'contract-out-of-sight'
   // load
   | 'build-failed'
   | 'load-threw'
