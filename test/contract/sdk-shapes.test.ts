@@ -212,3 +212,33 @@ export const findNotes = defineTool({
     for (const message of MESSAGES) await expect(build).rejects.toThrow(message);
   });
 });
+
+test('inspect shows a tool’s title and icons; the manifest holds them', () => {
+  const project = copyFixture('project');
+  try {
+    project.write(
+      'src/tools/stats.ts',
+      project
+        .read('src/tools/stats.ts')
+        .replace(
+          "description: 'Count",
+          "title: 'Note statistics',\n  icons: [{ src: 'https://example.com/s.png', mimeType: 'image/png', sizes: ['48x48'], theme: 'dark' }],\n  description: 'Count",
+        ),
+    );
+    const { status, stdout } = project.cli('inspect', 'note_stats');
+    expect(status).toBe(0);
+    expect(stdout.split('\n').slice(0, 3)).toEqual([
+      'note_stats — Note statistics',
+      '  Count notes, words and tags.',
+      '  icon https://example.com/s.png · image/png · 48x48 · dark theme',
+    ]);
+    const { stdout: json } = project.cli('inspect', 'note_stats', '--json');
+    expect(JSON.parse(json)).toMatchObject({
+      name: 'note_stats',
+      title: 'Note statistics',
+      icons: [{ src: 'https://example.com/s.png', mimeType: 'image/png', sizes: ['48x48'], theme: 'dark' }],
+    });
+  } finally {
+    project.remove();
+  }
+});
