@@ -96,10 +96,19 @@ export async function runInspect(
   return 0;
 }
 
+/** An icon in one line: its source (a `data:` URI cut short) and what it says of itself. */
+function iconText({ src, mimeType, sizes, theme }: NonNullable<ManifestTool['icons']>[number]): string {
+  const shown =
+    src.startsWith('data:') && src.length > 48 ? `${src.slice(0, 40)}… (${src.length} chars)` : src;
+  const notes = [mimeType, sizes?.join(' '), theme && `${theme} theme`].filter(Boolean);
+  return notes.length > 0 ? `${shown} · ${notes.join(' · ')}` : shown;
+}
+
 function describeTool(tool: ManifestTool, { paint }: Output): string[] {
   const lines = [
-    paint.bold(tool.name),
+    paint.bold(tool.name) + (tool.title === undefined ? '' : ` — ${tool.title}`),
     `  ${tool.description}`,
+    ...(tool.icons ?? []).map((icon) => paint.dim(`  icon ${iconText(icon)}`)),
     paint.dim(
       `  ${tool.source} · ${tool.size.bytes} bytes · ${tool.size.tokens} tokens · digest ${tool.digest}`,
     ),

@@ -13,6 +13,7 @@ export function defineTool<
   const contract: ToolDefinition<Input, Params, Output> = { ...definition };
   if (definition.annotations) contract.annotations = Object.freeze({ ...definition.annotations });
   if (definition.meta) contract.meta = Object.freeze({ ...definition.meta });
+  if (Array.isArray(definition.icons)) contract.icons = Object.freeze([...definition.icons]);
   if (typeof definition.profiles === 'object' && definition.profiles !== null)
     contract.profiles = Object.freeze({ ...definition.profiles });
   if (typeof definition.task === 'object' && definition.task !== null)

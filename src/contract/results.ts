@@ -33,6 +33,8 @@ export interface ToolContent {
   readonly content: readonly ResultPart[];
   /** What the contract's `output` describes: parsed by it before it is sent. */
   readonly structured?: unknown;
+  /** Sent as the MCP result's `_meta` (other surfaces have no place for it). */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 /** A result of content parts with the structured content a contract's `output` parses. */
@@ -99,25 +101,29 @@ export const resource = (
   });
 };
 
+type ContentOptions = { readonly meta?: Readonly<Record<string, unknown>> };
+
 /**
  * A result of several parts (a string is a text part), with `structured` content when the
  * contract declares an `output`: `return content(['Chart of May', image(png, 'image/png')])`.
+ * `meta` is sent as the MCP result's `_meta`.
  */
 export function content<Structured>(
   parts: readonly (ResultPart | string)[],
-  options: { readonly structured: Structured },
+  options: ContentOptions & { readonly structured: Structured },
 ): StructuredContent<Structured>;
 export function content(
   parts: readonly (ResultPart | string)[],
-  options?: { readonly structured?: unknown },
+  options?: ContentOptions & { readonly structured?: unknown },
 ): ToolContent;
 export function content(
   parts: readonly (ResultPart | string)[],
-  options: { readonly structured?: unknown } = {},
+  options: ContentOptions & { readonly structured?: unknown } = {},
 ): ToolContent {
   return {
     [CONTENT]: true,
     content: parts.map((part) => (typeof part === 'string' ? text(part) : part)),
     ...('structured' in options ? { structured: options.structured } : {}),
+    ...(options.meta === undefined ? {} : { meta: options.meta }),
   };
 }

@@ -19,6 +19,17 @@ export const TOOL_ANNOTATION_KEYS: readonly (keyof ToolAnnotations)[] = [
 ];
 
 /**
+ * An icon a client may show beside the tool (MCP's `Icon`): `src` is an `https:`/`http:` URL or a
+ * `data:` URI; `sizes` are `WxH` (`"48x48"`) or `"any"`; `theme` is the background it is drawn for.
+ */
+export interface ToolIcon {
+  readonly src: string;
+  readonly mimeType?: string;
+  readonly sizes?: readonly string[];
+  readonly theme?: 'light' | 'dark';
+}
+
+/**
  * Whether a tool runs as an MCP task (the `io.modelcontextprotocol/tasks` extension of 2026-07-28):
  * `forbidden` (the default: always an immediate result), `optional` (a task for a client that
  * declared the extension, an immediate result for any other), `required` (a task, and a client
@@ -79,6 +90,10 @@ export interface ToolDefinition<
   name?: string;
   /** Shown to the model. Required: given here, or by JSDoc on the export at build time. */
   description?: string;
+  /** The name a person is shown (MCP's tool `title`); clients fall back to `annotations.title`, then `name`. */
+  title?: string;
+  /** Icons a client may show beside the tool (MCP's tool `icons`). */
+  icons?: readonly ToolIcon[];
   /** An object schema, or a union of object schemas: what the caller sends. */
   input?: Input;
   /** An object schema for route-style tools, presented merged with `input` as one object. */
@@ -100,6 +115,27 @@ export interface ToolDefinition<
   /** Per provider profile, whether the tool is left out of it or sent as its fallback. */
   profiles?: ToolProfileChoices;
 }
+
+/** Every key `defineTool` takes: the build refuses any other by name (check-contract.ts). */
+export const TOOL_DEFINITION_KEYS = [
+  'name',
+  'description',
+  'title',
+  'icons',
+  'input',
+  'params',
+  'output',
+  'annotations',
+  'meta',
+  'headers',
+  'task',
+  'profiles',
+] as const satisfies readonly (keyof ToolDefinition)[];
+// A key of ToolDefinition missing from the list would be refused by the build: this fails to compile instead.
+const everyKeyListed: Exclude<keyof ToolDefinition, (typeof TOOL_DEFINITION_KEYS)[number]> extends never
+  ? true
+  : Exclude<keyof ToolDefinition, (typeof TOOL_DEFINITION_KEYS)[number]> = true;
+void everyKeyListed;
 
 /**
  * The key that marks a contract. A string, not a symbol: a `unique symbol` type differs between
@@ -133,9 +169,31 @@ export type ToolArgs<C> =
     ? Joined<ParsedOf<P>, ParsedOf<I>>
     : never;
 /**
+ * An MCP SDK `CallToolResult` a handler returns, as the runtime reads it (decision 0038): its
+ * content and structured content are the result's, parsed by the output schema as `content()`'s are.
+ */
+type SdkResult<Structured> = {
+  readonly content: readonly ResultPart[];
+  readonly isError?: false;
+  readonly _meta?: Readonly<Record<string, unknown>>;
+} & (undefined extends Structured
+  ? { readonly structuredContent?: Structured }
+  : { readonly structuredContent: Structured });
+
+/** An MCP SDK `CallToolResult` with `isError: true`: the tool's error, never sent as a success. */
+type SdkError = {
+  readonly content: readonly ResultPart[];
+  readonly isError: true;
+  readonly structuredContent?: Readonly<Record<string, unknown>>;
+  readonly _meta?: Readonly<Record<string, unknown>>;
+};
+
+/**
  * What the handler returns: anything, without an output schema; with one, what the runtime parses
  * by it: a value of the schema's input side, or content parts with such a value as `structured`
- * (`content([...], { structured })`); parts alone (or one part) where the schema takes `undefined`.
+ * (`content([...], { structured })`), or the MCP SDK's `{ content, structuredContent }`; parts
+ * alone (or one part) where the schema takes `undefined`. On every tool, `{ content, isError: true }`
+ * is the tool's error: MCP sends it as it is, every other surface its text, as an error.
  */
 export type ToolResult<C> =
   C extends ToolContract<ContractSchema | undefined, ContractSchema | undefined, infer O>
@@ -143,6 +201,8 @@ export type ToolResult<C> =
       ?
           | SchemaInput<O>
           | StructuredContent<SchemaInput<O>>
+          | SdkResult<SchemaInput<O>>
+          | SdkError
           | (undefined extends SchemaInput<O> ? ToolContent | ResultPart : never)
       : unknown
     : never;

@@ -27,7 +27,9 @@ export interface EmittableTool {
 /** The order of a manifest tool's keys: what a reviewer reads first comes first. */
 const TOOL_KEY_ORDER = [
   'name',
+  'title',
   'description',
+  'icons',
   'source',
   'libraries',
   'annotations',
@@ -151,10 +153,14 @@ function manifestEntry({ prepared, file, exportName, member, size }: EmittableTo
   return { entry, text: JSON.stringify(entry, null, 2).split('\n').join('\n    ') };
 }
 
-/** The tool's `tools/list` entry: what a model is shown. */
+/**
+ * The tool's `tools/list` entry: what a model is shown. Its icons are left out: they are drawn for
+ * a person, and a `data:` URI would count thousands of tokens that no model reads.
+ */
 function listedAs(tool: PreparedTool): object {
   return {
     name: tool.name,
+    title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema.mcp,
     outputSchema: tool.outputSchema,

@@ -1,4 +1,4 @@
-import type { TaskQuestion, ToolAnnotations } from '../contract/types.js';
+import type { TaskQuestion, ToolAnnotations, ToolIcon } from '../contract/types.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 import type { Plan } from './plan.js';
 import type { ProfileDocument, ProfileName } from './profiles.js';
@@ -33,6 +33,10 @@ export interface TaskPolicy {
 export interface PreparedTool {
   readonly name: string;
   readonly description: string;
+  /** The name a person is shown (MCP's tool `title`). */
+  readonly title?: string;
+  /** Icons a client may show beside the tool (MCP's tool `icons`). */
+  readonly icons?: readonly ToolIcon[];
   /** The schema libraries its contract is written with, by run-time adapter: `["zod4"]`. */
   readonly libraries: readonly string[];
   readonly inputSchema: PresentationDocuments;

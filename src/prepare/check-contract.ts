@@ -3,7 +3,12 @@ import { type FoundMisreading, misreadingsOf } from '../adapters/misreadings.js'
 import type { SchemaBuilder } from '../adapters/types.js';
 import { isToolContract } from '../contract/define-tool.js';
 import { checkToolName, deriveToolName, type NameRule } from '../contract/names.js';
-import { TOOL_ANNOTATION_KEYS, type ToolAnnotations, type ToolContract } from '../contract/types.js';
+import {
+  TOOL_ANNOTATION_KEYS,
+  TOOL_DEFINITION_KEYS,
+  type ToolAnnotations,
+  type ToolContract,
+} from '../contract/types.js';
 import type { RepairName } from '../manifest/plan.js';
 import type { Problem } from '../shared/build/problems.js';
 import { isPlainObject } from '../shared/run/is-record.js';
@@ -77,7 +82,9 @@ export function checkContract(
       hint: 'models choose tools by their description: set `description`, or write JSDoc on the export',
     });
   }
+  checkKeys(name, contract, report);
   checkAnnotations(name, contract.annotations, report);
+  checkTitleAndIcons(name, contract, report);
   const problemsBeforeSchemas = problems.length;
   const schemas: ContractSchemas = {};
   for (const field of ['input', 'params', 'output'] as const) {
@@ -91,7 +98,7 @@ export function checkContract(
         tool: name,
         field,
         message: 'is not a schema toolprep reads',
-        hint: unreadableSchemaHint(schema),
+        hint: fieldsShape(schema) ?? unreadableSchemaHint(schema),
       });
   }
   const params = schemas.params;
@@ -131,6 +138,118 @@ export function checkContract(
     report({ code: 'meta-not-object', tool: name, field: 'meta', message: 'must be a plain object' });
   }
   return convertible ? { name, description, schemas } : { name, description };
+}
+
+type Report = (problem: Omit<Problem, 'severity'>) => void;
+
+/**
+ * What a key `defineTool` does not take is in toolprep, where it has a meaning: the MCP SDK's
+ * `registerTool` spellings, the AI SDK's `tool()`, and hints written at the top level.
+ */
+const OTHER_SPELLINGS: Readonly<Record<string, string>> = {
+  inputSchema: "write `input` (the SDK's inputSchema), an object schema: input: z.object({ ... })",
+  parameters: 'write `input`, an object schema: input: z.object({ ... })',
+  paramsSchema: 'write `input`, an object schema: input: z.object({ ... })',
+  outputSchema: "write `output` (the SDK's outputSchema), an object schema: output: z.object({ ... })",
+  _meta: "write `meta` (sent as the tool's MCP `_meta`)",
+  execution: "write `task` (the SDK's execution.taskSupport): task: 'optional' or 'required'",
+  taskSupport: "write `task`: task: 'optional' or 'required'",
+  handler: 'a handler is not part of the contract: pass it to createToolRuntime({ handlers })',
+  callback: 'a handler is not part of the contract: pass it to createToolRuntime({ handlers })',
+  cb: 'a handler is not part of the contract: pass it to createToolRuntime({ handlers })',
+  execute: 'a handler is not part of the contract: pass it to createToolRuntime({ handlers })',
+  ...Object.fromEntries(
+    TOOL_ANNOTATION_KEYS.filter((key) => key !== 'title').map((key) => [
+      key,
+      `write it as annotations.${key}`,
+    ]),
+  ),
+};
+
+/** Every key must be one `defineTool` takes: a key it does not would be silently ignored. */
+function checkKeys(tool: string, contract: ToolContract, report: Report): void {
+  const known: readonly string[] = TOOL_DEFINITION_KEYS;
+  for (const key of Object.keys(contract)) {
+    if (known.includes(key)) continue;
+    report({
+      code: 'unknown-key',
+      tool,
+      field: key,
+      message: `"${key}" is not a key defineTool takes, so it would mean nothing`,
+      hint: Object.hasOwn(OTHER_SPELLINGS, key)
+        ? OTHER_SPELLINGS[key]
+        : `defineTool takes ${known.join(', ')}; put data of your own in \`meta\``,
+    });
+  }
+}
+
+/** `sizes` as MCP writes them: `48x48`, or `any` for a scalable image. */
+const ICON_SIZE = /^(?:[1-9][0-9]*x[1-9][0-9]*|any)$/;
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
+const ICON_KEYS = ['src', 'mimeType', 'sizes', 'theme'];
+
+/** The title is a non-empty string; each icon is MCP's `Icon`, with a source a client can fetch. */
+function checkTitleAndIcons(tool: string, contract: ToolContract, report: Report): void {
+  const { title, icons } = contract as { title?: unknown; icons?: unknown };
+  if (title !== undefined && (typeof title !== 'string' || title.trim() === ''))
+    report({ code: 'invalid-title', tool, field: 'title', message: 'must be a non-empty string' });
+  if (icons === undefined) return;
+  if (!Array.isArray(icons)) {
+    report({
+      code: 'invalid-icon',
+      tool,
+      field: 'icons',
+      message: 'must be a list of icons',
+      hint: "icons: [{ src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: ['48x48'] }]",
+    });
+    return;
+  }
+  icons.forEach((icon: unknown, index) => {
+    const at = `icons[${index}]`;
+    const bad = (field: string, message: string, hint?: string) =>
+      report({ code: 'invalid-icon', tool, field: `${at}${field}`, message, ...(hint ? { hint } : {}) });
+    if (!isPlainObject(icon)) {
+      bad('', 'must be an object with a `src`');
+      return;
+    }
+    for (const key of Object.keys(icon))
+      if (!ICON_KEYS.includes(key))
+        bad(`.${key}`, `"${key}" is not a key of an MCP icon`, `an icon has ${ICON_KEYS.join(', ')}`);
+    const { src, mimeType, sizes, theme } = icon;
+    if (typeof src !== 'string' || !isFetchableIconSource(src))
+      bad(
+        '.src',
+        `must be an https: or http: URL or a data: URI, not ${JSON.stringify(src)}`,
+        'a file path is not served to clients: host the image, or inline it as a data: URI',
+      );
+    if (mimeType !== undefined && (typeof mimeType !== 'string' || !MIME_TYPE.test(mimeType)))
+      bad('.mimeType', `must be a MIME type such as "image/png", not ${JSON.stringify(mimeType)}`);
+    if (
+      sizes !== undefined &&
+      (!Array.isArray(sizes) || !sizes.every((size) => typeof size === 'string' && ICON_SIZE.test(size)))
+    )
+      bad('.sizes', `must be a list of sizes, each "WxH" ("48x48") or "any", not ${JSON.stringify(sizes)}`);
+    if (theme !== undefined && theme !== 'light' && theme !== 'dark')
+      bad('.theme', `must be "light" or "dark", not ${JSON.stringify(theme)}`);
+  });
+}
+
+function isFetchableIconSource(src: string): boolean {
+  if (!URL.canParse(src)) return false;
+  const { protocol } = new URL(src);
+  return protocol === 'https:' || protocol === 'http:' || protocol === 'data:';
+}
+
+/**
+ * The hint for a plain object of schemas where a schema belongs (the shape the MCP SDK's
+ * `inputSchema` takes): wrap it.
+ */
+function fieldsShape(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const fields = Object.values(value);
+  const builder = fields.length > 0 ? builderOf(fields[0]) : undefined;
+  if (!builder || !fields.every((field) => builderOf(field))) return undefined;
+  return `it is a shape of fields, as the MCP SDK's inputSchema and outputSchema take: wrap it in ${builder.objectExample}`;
 }
 
 /** `z.coerce.boolean() reads every non-empty string as true: "false" is true (use z.boolean(): …)`. */

@@ -166,6 +166,8 @@ export function prepareTool(
   const prepared: Omit<PreparedTool, 'digest'> = {
     name: tool,
     description: identity.description,
+    ...optional('title', contractFields.title),
+    ...optional('icons', contractFields.icons),
     libraries: [...new Set(libraries)].sort(),
     inputSchema,
     ...optional('params', paramsKeys),

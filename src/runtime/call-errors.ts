@@ -1,3 +1,4 @@
+import type { ToolContent } from '../contract/results.js';
 import type { ProtocolError, Step, ToolError, ToolIssue } from './call-types.js';
 import { formatPath } from './json-text.js';
 
@@ -45,6 +46,33 @@ export function outputError(name: string, issues: readonly ToolIssue[]): ToolErr
     message: `Tool "${name}" returned a value its output schema refuses: ${details}`,
     issues,
   };
+}
+
+/**
+ * A tool's error as its handler reported it (an MCP result with `isError: true`), for every surface
+ * that sends an error as text: its text parts (an embedded text resource's text too), or its
+ * structured content as JSON where it has none; the parts text cannot carry are counted, not lost
+ * without a word. MCP sends the result itself.
+ */
+export function reportedError(name: string, result: ToolContent): ToolError {
+  const texts = result.content.flatMap((part) =>
+    part.type === 'text'
+      ? [part.text]
+      : part.type === 'resource' && 'text' in part.resource
+        ? [part.resource.text]
+        : [],
+  );
+  const others = result.content.length - texts.length;
+  if (texts.length === 0)
+    texts.push(
+      result.structured === undefined
+        ? `Tool "${name}" reported an error`
+        : JSON.stringify(result.structured),
+    );
+  if (others > 0)
+    texts.push(`[${others} more part${others === 1 ? '' : 's'} of this error, sent to MCP clients only]`);
+  const message = texts.join('\n');
+  return { code: 'HANDLER_ERROR', message, issues: [], result };
 }
 
 /** The JSON-RPC error a handler threw, when what it threw is one. */

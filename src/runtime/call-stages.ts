@@ -1,6 +1,6 @@
 import { issuePath } from '../adapters/issue-path.js';
 import { isToolContract } from '../contract/define-tool.js';
-import { asToolContent, isToolContent, type ToolContent } from '../contract/results.js';
+import { isToolContent, type ToolContent } from '../contract/results.js';
 import type { ToolContract } from '../contract/types.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { INVERSE_STEPS, type InverseStep, type ProfileName } from '../manifest/profiles.js';
@@ -10,6 +10,7 @@ import { getOwn, splitKeys } from '../shared/run/own-property.js';
 import { type AcceptsAt, applyPlan } from './apply-plan.js';
 import { type CallState, callErrors, Failure, failure, refusalOf, validationError } from './call-failure.js';
 import type { ExtensionKeys, ToolHandler, ToolIssue } from './call-types.js';
+import { readHandlerValue } from './handler-value.js';
 import { CoercionRefusal, tooDeep } from './json-text.js';
 
 /**
@@ -198,7 +199,16 @@ export function parseOutput(
   { contract }: LoadedTool,
   returned: unknown,
 ): unknown | Promise<unknown> {
-  const value = asToolContent(returned);
+  const read = readHandlerValue(returned, () => [
+    ...Object.keys(served.byName.get(tool)?.outputSchema?.properties ?? {}),
+    ...(contract.output === undefined
+      ? []
+      : (served.adapterOf(contract.output)?.keysOf(contract.output) ?? [])),
+  ]);
+  if ('refused' in read)
+    return failure('OUTPUT_ERROR', `Tool "${tool}" returned an MCP result that is not one: ${read.refused}`);
+  if ('reported' in read) return reportedFailure(tool, read.reported);
+  const { value } = read;
   if (contract.output === undefined) return sendable(tool, value);
   const parts = isToolContent(value) ? value : undefined;
   const output = parse(served, contract.output, parts ? parts.structured : value);
@@ -211,6 +221,14 @@ export function parseOutput(
 function sent(tool: string, parts: ToolContent | undefined, output: Parsed): unknown {
   if (output.issues.length > 0) return outputFailure(tool, output.issues);
   return sendable(tool, parts ? { ...parts, structured: output.value } : output.value);
+}
+
+/** An MCP result with `isError: true`: the tool's error, as a throw would be, its result kept for MCP. */
+async function reportedFailure(tool: string, result: ToolContent): Promise<Failure> {
+  const unsendable = sendable(tool, result);
+  if (unsendable instanceof Failure) return unsendable;
+  const { reportedError } = await callErrors();
+  return new Failure(reportedError(tool, result), result);
 }
 
 async function outputFailure(tool: string, issues: readonly ToolIssue[]): Promise<Failure> {

@@ -1,3 +1,4 @@
+import type { ToolContent } from '../contract/results.js';
 import type { StandardResult } from '../manifest/tool-set.js';
 
 /**
@@ -39,6 +40,12 @@ export interface ToolError {
    * call with it as a protocol error, and a task fails with it, instead of a tool result.
    */
   readonly protocol?: ProtocolError;
+  /**
+   * A `HANDLER_ERROR` whose handler returned an MCP result with `isError: true`: that result, which
+   * MCP sends as it is (its parts, structured content and `_meta`). `message` is its text, which
+   * every other surface sends.
+   */
+  readonly result?: ToolContent;
 }
 
 /** A JSON-RPC error, as a handler threw it. */

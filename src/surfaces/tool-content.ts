@@ -116,23 +116,26 @@ function textOrParts<Part>(parts: Part[], textIn: (part: Part) => string | undef
 
 // ——— MCP ———
 
-/** The `content` and `structuredContent` of an MCP `CallToolResult`. */
+/** The `content`, `structuredContent` and `_meta` of an MCP `CallToolResult`. */
 export interface McpToolResult {
   content: ResultPart[];
   structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
 }
 
 /**
- * A successful call's value as MCP carries it: content parts as they are (they are MCP's own
- * blocks) with structured content beside them; a plain value as text, and as structured content
- * too where the tool declares an output.
+ * A call's value as MCP carries it: content parts as they are (they are MCP's own blocks) with
+ * structured content and `_meta` beside them; a plain value as text, and as structured content
+ * too where the tool declares an output. A handler's MCP-shaped result was read as content by the
+ * runtime (runtime/handler-value.ts), so it arrives here as parts, never as the JSON of an object.
  */
 export function renderMcpResult(value: unknown, declaresOutput: boolean): McpToolResult {
   if (isToolContent(value)) {
-    const { content, structured } = value;
+    const { content, structured, meta } = value;
     return {
       content: [...content],
       ...(structured === undefined ? {} : { structuredContent: structured as Record<string, unknown> }),
+      ...(meta === undefined ? {} : { _meta: { ...meta } }),
     };
   }
   const content: ResultPart[] = [{ type: 'text', text: textOf(value) }];

@@ -97,7 +97,9 @@ function toolService(prepared: readonly PreparedTool[]): ToolService {
     textOf: (result) => (typeof result === 'object' && result !== null ? texts.get(result) : undefined),
     answer(name, outcome) {
       if (outcome.ok) return { result: renderMcpResult(outcome.value, outputs.has(name)) as CallToolResult };
-      const { code, message, protocol } = outcome.error;
+      const { code, message, protocol, result } = outcome.error;
+      // A handler that returned an MCP result with isError: that result, as it is, and an error.
+      if (result) return { result: { ...renderMcpResult(result, false), isError: true } as CallToolResult };
       // A handler that threw a JSON-RPC error chose a protocol error: every era answers it as one.
       if (protocol) return { error: protocol };
       // A tool that does not exist is the caller's protocol error; anything else is the tool's answer.
@@ -110,7 +112,9 @@ function toolService(prepared: readonly PreparedTool[]): ToolService {
 function toListedTool(tool: PreparedTool): Tool {
   return Object.freeze({
     name: tool.name,
+    ...(tool.title === undefined ? {} : { title: tool.title }),
     description: tool.description,
+    ...(tool.icons ? { icons: tool.icons as Tool['icons'] } : {}),
     inputSchema: tool.inputSchema.mcp as Tool['inputSchema'],
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
