@@ -18,10 +18,14 @@ export interface CommandContext {
   readonly output: Output;
 }
 
-/** One run of a generator context, reported; the status: 1 on problems or a stale surface. */
+/**
+ * One run of a generator context, reported; the status: 1 on problems or a stale surface. A
+ * verbose check names every tool of a change they share and prints every tool's diff.
+ */
 async function runOnce(
   context: CommandContext,
   reason: 'generate' | 'check',
+  verbose = false,
 ): Promise<{ readonly status: number; readonly generator: GeneratorContext; readonly outcome: RunOutcome }> {
   const generator = createGeneratorContext({
     ...context.generateOptions,
@@ -29,19 +33,29 @@ async function runOnce(
     progress: context.output.quiet ? undefined : context.output.err,
   });
   const outcome = await generator.run();
-  const report = describeOutcome(outcome, { reason });
+  const described = describeOutcome(outcome, { reason });
+  const report =
+    verbose && described.stale && outcome.stale
+      ? { ...described, stale: outcome.stale.verboseText }
+      : described;
   printReport(context.output, report);
   return { status: report.problems.length > 0 || report.stale ? 1 : 0, generator, outcome };
 }
 
 export const runGenerate = async (context: CommandContext): Promise<number> =>
   (await runOnce(context, 'generate')).status;
-/** `check`, and with `explain` the rules each tool's parser enforces that its documents do not show. */
+/**
+ * `check`, and with `explain` the rules each tool's parser enforces that its documents do not
+ * show; `verbose`: every tool named and every diff printed.
+ */
 export async function runCheck(
   context: CommandContext,
-  explain?: { readonly milliseconds?: number },
+  {
+    explain,
+    verbose = false,
+  }: { readonly explain?: { readonly milliseconds?: number }; readonly verbose?: boolean },
 ): Promise<number> {
-  const { status, generator, outcome } = await runOnce(context, 'check');
+  const { status, generator, outcome } = await runOnce(context, 'check', verbose);
   // A config that cannot be used generated nothing to explain.
   if (!explain || !outcome.generation) return status;
   const explanation = await generator.explain({ ...explain, prove: true });

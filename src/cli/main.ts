@@ -33,7 +33,7 @@ ${COMMON}`;
 const HELP: Record<string, string> = {
   '': MAIN_HELP,
   generate: `Usage: toolprep generate [options]\n\nDiscovers the tool contracts, prepares them and writes the manifest and the generated module\n(only when their bytes change). Exits 1 on any problem, listing every one.\n${COMMON}`,
-  check: `Usage: toolprep check [--explain] [options]\n\nWrites nothing. Exits 0 when the committed manifest and module are current; otherwise exits 1\nwith what changed in the tool surface and the unified diff. Use it in CI.\n\n  --explain         also parse values each tool's documents describe with its own parser, and\n                    report every field where one is refused: a rule the model cannot see; and
+  check: `Usage: toolprep check [--verbose] [--explain] [options]\n\nWrites nothing. Exits 0 when the committed manifest and module are current; otherwise exits 1\nwith what changed in the tool surface, its tokens before and after, and the unified diff. Use it\nin CI. A change that several tools share is written once, with the first of their names, and one\ndiff stands for the tools that changed alike.\n\n  --verbose         name every tool of a shared change, and print every tool's diff\n  --explain         also parse values each tool's documents describe with its own parser, and\n                    report every field where one is refused: a rule the model cannot see; and
                     validate values each contract accepts against every document toolprep emits
                     for it (a refusal is a bug in toolprep, and fails the command)
   --explain-ms <ms> the CPU time each tool's values may take (default 250)\n${COMMON}`,
@@ -75,12 +75,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       case 'generate':
         return await runGenerate(context);
       case 'check':
-        return await runCheck(
-          context,
-          values.explain
-            ? { ...(values['explain-ms'] ? { milliseconds: Number(values['explain-ms']) } : {}) }
-            : undefined,
-        );
+        return await runCheck(context, {
+          verbose: Boolean(values.verbose),
+          ...(values.explain
+            ? { explain: values['explain-ms'] ? { milliseconds: Number(values['explain-ms']) } : {} }
+            : {}),
+        });
       case 'inspect':
         return await runInspect(context, rest[0], Boolean(values.json), values.html);
       case 'watch': {
@@ -120,6 +120,7 @@ function parse(argv: readonly string[]) {
       html: { type: 'string' },
       explain: { type: 'boolean' },
       'explain-ms': { type: 'string' },
+      verbose: { type: 'boolean' },
       'no-cache': { type: 'boolean' },
       'allow-empty': { type: 'boolean' },
       version: { type: 'boolean', short: 'v' },

@@ -2,15 +2,24 @@ import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { Manifest } from '../manifest/manifest.js';
 import { digestOf } from '../shared/build/canonical-json.js';
-import { describeSurfaceChanges, pairTools } from './surface-diff.js';
+import { type ComparedTool, compareSurfaces, describeComparison } from './surface-diff.js';
 import { type GeneratedFile, readText } from './write-files.js';
 
 export interface StaleReport {
   /** The generated files whose bytes differ from the ones on disk. */
   readonly stale: readonly string[];
-  /** What changed in the tool surface, then the diff per tool and per file: what `toolprep check` prints. */
+  /**
+   * What `toolprep check` prints: what changed in the tool surface (a change several tools share
+   * once, with the first of their names), the tokens before and after, then the diff per tool and
+   * per file, one diff for the tools that changed alike.
+   */
   readonly text: string;
+  /** The same with every tool named and every tool's diff: what `toolprep check --verbose` prints. */
+  readonly verboseText: string;
 }
+
+/** How many of the tools that share a change `check` names, and how much of a value it shows. */
+const SHARED_CHANGE = { toolsNamed: 6, valueLength: 160 };
 
 /** Lines longer than this (the generated module's embedded JSON) are summarised in a diff, not printed. */
 const LONGEST_PRINTED_LINE = 240;
@@ -29,41 +38,104 @@ export async function compareWithDisk(
     })),
   );
   const stale = compared.filter((file) => file.before !== file.after);
-  if (stale.length === 0) return { stale: [], text: '' };
-  const lines = [
-    `[toolprep] check: the committed tool surface is stale: ${stale.map((file) => file.path).join(', ')}`,
-  ];
+  if (stale.length === 0) return { stale: [], text: '', verboseText: '' };
   // The committed manifest was read above, with the other generated files.
   const committed = parseManifest(compared.find((file) => file.path === manifest.path)?.before);
-  const changes = describeSurfaceChanges(committed, manifest.value);
-  if (changes.length > 0)
-    lines.push('', 'What changed in the tool surface:', ...changes.map((line) => `  ${line}`));
-  lines.push('', 'Run `toolprep generate` and commit the result.', '');
-  for (const file of stale) {
-    const patches =
-      file.path === manifest.path && committed
-        ? manifestPatches(file.path, committed, manifest.value)
-        : [patch(file.path, summariseLongLines(file.before ?? ''), summariseLongLines(file.after))];
-    lines.push(...patches);
+  const tools = compareSurfaces(committed, manifest.value);
+  const report = (verbose: boolean) => {
+    const lines = [
+      `[toolprep] check: the committed tool surface is stale: ${stale.map((file) => file.path).join(', ')}`,
+    ];
+    const changes = describeComparison(tools, verbose ? {} : SHARED_CHANGE);
+    if (changes.length > 0)
+      lines.push('', 'What changed in the tool surface:', ...changes.map((line) => `  ${line}`));
+    if (committed) lines.push(...describeTotals(committed, manifest.value));
+    lines.push('', 'Run `toolprep generate` and commit the result.', '');
+    for (const file of stale) {
+      const patches =
+        file.path === manifest.path && committed
+          ? manifestPatches(file.path, tools, committed, manifest.value, verbose)
+          : [patch(file.path, summariseLongLines(file.before ?? ''), summariseLongLines(file.after))];
+      lines.push(...patches);
+    }
+    return lines.join('\n');
+  };
+  return { stale: stale.map((file) => file.path), text: report(false), verboseText: report(true) };
+}
+
+/** The tokens (o200k_base) of the whole surface as `tools/list` sends it, and as each profile does, before and after. */
+function describeTotals(before: Manifest, after: Manifest): string[] {
+  const change = (was: number | undefined, now: number | undefined) => {
+    const number = (value: number | undefined) =>
+      value === undefined ? 'none' : value.toLocaleString('en-US');
+    const delta = (now ?? 0) - (was ?? 0);
+    const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±';
+    return `${number(was)} → ${number(now)} tokens (${sign}${Math.abs(delta).toLocaleString('en-US')})`;
+  };
+  const lines = [
+    '',
+    `Tokens of the whole surface, as tools/list sends it: ${change(before.totals?.tokens, after.totals.tokens)}`,
+  ];
+  const profiles = new Set([
+    ...Object.keys(before.totals?.profiles ?? {}),
+    ...Object.keys(after.totals.profiles ?? {}),
+  ]);
+  for (const profile of [...profiles].sort()) {
+    const size = (manifest: Manifest) =>
+      (manifest.totals?.profiles as Record<string, { tokens: number }> | undefined)?.[profile]?.tokens;
+    lines.push(`  as ${profile}: ${change(size(before), size(after))}`);
   }
-  return { stale: stale.map((file) => file.path), text: lines.join('\n') };
+  return lines;
 }
 
 /**
  * The manifest's difference tool by tool, each tool against the one it was (so a rename is the
  * name's line, not the move the sorted manifest makes of it), then what changed beside the tools.
+ * Unless verbose, the tools that changed alike (the same changes, none a rename) show one diff.
  */
-function manifestPatches(file: string, before: Manifest, after: Manifest): string[] {
-  const patches = pairTools(before, after).flatMap((pair) => {
-    const oldText = pair.before ? asInManifest(pair.before) : '';
-    const newText = pair.after ? asInManifest(pair.after) : '';
-    const name = pair.after?.name ?? pair.before?.name;
-    return oldText === newText ? [] : [patch(`${file} (tool ${name})`, oldText, newText)];
+function manifestPatches(
+  file: string,
+  tools: readonly ComparedTool[],
+  before: Manifest,
+  after: Manifest,
+  verbose: boolean,
+): string[] {
+  const alike = toolsChangedAlike(tools);
+  const patches = tools.flatMap((tool) => {
+    const oldText = tool.before ? asInManifest(tool.before) : '';
+    const newText = tool.after ? asInManifest(tool.after) : '';
+    const name = tool.after?.name ?? tool.before?.name;
+    if (oldText === newText) return [];
+    const others = alike.get(tool) ?? [];
+    if (verbose || others.length === 0) return [patch(`${file} (tool ${name})`, oldText, newText)];
+    if (others[0] !== tool) return [];
+    const more = others.length - 1;
+    const note = `The diff of ${name}; the ${more === 1 ? 'other tool' : `${more} other tools`} that changed alike (${others
+      .slice(1, 1 + SHARED_CHANGE.toolsNamed)
+      .map((other) => other.after?.name)
+      .join(
+        ', ',
+      )}${more > SHARED_CHANGE.toolsNamed ? ', …' : ''}) differ as it does; \`toolprep check --verbose\` prints each.`;
+    return [`${note}\n${patch(`${file} (tool ${name})`, oldText, newText)}`];
   });
   const rest = (manifest: Manifest) => `${JSON.stringify({ ...manifest, tools: undefined }, null, 2)}\n`;
   if (rest(before) !== rest(after))
     patches.push(patch(`${file} (beside the tools)`, rest(before), rest(after)));
   return patches;
+}
+
+/** Each tool that changed as at least one other did (the same change keys, none a rename), with all of them, in order. */
+function toolsChangedAlike(tools: readonly ComparedTool[]): Map<ComparedTool, ComparedTool[]> {
+  const bySignature = new Map<string, ComparedTool[]>();
+  for (const tool of tools) {
+    if (tool.renamed || tool.changes.length === 0 || !tool.before || !tool.after) continue;
+    const signature = tool.changes.map((change) => change.key).join('\u0001');
+    bySignature.set(signature, [...(bySignature.get(signature) ?? []), tool]);
+  }
+  const alike = new Map<ComparedTool, ComparedTool[]>();
+  for (const group of bySignature.values())
+    if (group.length > 1) for (const tool of group) alike.set(tool, group);
+  return alike;
 }
 
 /** A tool's entry as the manifest writes it, at its depth in the `tools` list. */

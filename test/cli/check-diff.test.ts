@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, test } from 'vitest';
+import type { Manifest, ManifestTool } from '../../src/manifest/manifest.js';
 import { copyFixture, type FixtureProject } from '../support/fixture-project.js';
 
 const projects: FixtureProject[] = [];
@@ -137,5 +138,102 @@ describe('inspect --html shows the changes since the manifest committed at HEAD,
     const page = fixture.read('report.html');
     expect(page).toContain('Compared with toolprep.manifest.json on disk (none is committed at HEAD).');
     expect(page).toContain('~ tool note_stats');
+  });
+});
+
+describe('toolprep check at scale: a shared change once, the tokens before and after, a rename alone', () => {
+  test('one field description edited in 35 tools and an export renamed: a few lines, every diff on --verbose', () => {
+    const fixture = project('large-set');
+    expect(fixture.cli('generate', '--quiet').status).toBe(0);
+    const committed = JSON.parse(fixture.read('toolprep.manifest.json')) as Manifest;
+    const before = 'Repository as "owner/name", for example "acme/checkout-service".';
+    const after = 'Repository as "owner/name", e.g. "acme/checkout-service"; case-sensitive.';
+    // The renamed tool also takes the edited `limit`: it is paired by its input's shape.
+    fixture.write(
+      'src/lib/fields.ts',
+      fixture
+        .read('src/lib/fields.ts')
+        .replace(before, after)
+        .replace("'Maximum number of items to return, 1 to 100.'", "'How many items to return (1 to 100).'"),
+    );
+    fixture.write(
+      'src/tools/issues/queries.ts',
+      fixture
+        .read('src/tools/issues/queries.ts')
+        .replace('export const listIssues =', 'export const browseIssues ='),
+    );
+    const described = (tool: ManifestTool, field: string, text: string) =>
+      (tool.inputSchema.mcp.properties as Record<string, { description?: string }> | undefined)?.[field]
+        ?.description === text;
+    const repoTools = committed.tools
+      .filter((tool) => described(tool, 'repo', before))
+      .map((tool) => tool.name);
+    const limitTools = committed.tools
+      .filter((tool) => described(tool, 'limit', 'Maximum number of items to return, 1 to 100.'))
+      .map((tool) => (tool.name === 'list_issues' ? 'browse_issues' : tool.name))
+      .sort();
+    expect(repoTools.length).toBe(35);
+
+    const check = fixture.cli('check');
+    const verbose = fixture.cli('check', '--verbose');
+    expect(check.status).toBe(1);
+    expect(verbose.status).toBe(1);
+    const summary = check.stdout.slice(0, check.stdout.indexOf('Run `toolprep generate`'));
+    // Each shared edit is one line with the count and the first names, then the text before and after.
+    expect(summary).toContain(
+      `  ~ field repo: description changed, in 35 tools: ${repoTools.slice(0, 6).join(', ')} and 29 more\n` +
+        `      was ${JSON.stringify(before)}\n      now ${JSON.stringify(after)}\n`,
+    );
+    expect(summary).toContain(
+      `  ~ field limit: description changed, in ${limitTools.length} tools: ${limitTools.slice(0, 6).join(', ')} and ${limitTools.length - 6} more\n`,
+    );
+    expect(summary.match(/description changed/g)).toHaveLength(2);
+    // A pure rename is its own line and nothing under it.
+    expect(summary).toMatch(
+      /^ {2}~ tool list_issues renamed to browse_issues \(a breaking change: clients and prompts call tools by name\)\n(?! {4})/m,
+    );
+    // The tokens of the whole surface, as the committed and the regenerated manifests count them.
+    expect(fixture.cli('generate', '--quiet').status).toBe(0);
+    const regenerated = JSON.parse(fixture.read('toolprep.manifest.json')) as Manifest;
+    const [was, now] = [committed.totals.tokens, regenerated.totals.tokens];
+    expect(now).not.toBe(was);
+    expect(summary).toContain(
+      `Tokens of the whole surface, as tools/list sends it: ${was.toLocaleString('en-US')} → ${now.toLocaleString('en-US')} tokens (${now > was ? '+' : '−'}${Math.abs(now - was).toLocaleString('en-US')})`,
+    );
+
+    // One diff stands for the tools that changed alike; --verbose names every tool and prints every diff.
+    const toolDiffs = (stdout: string) =>
+      [...patches(stdout).keys()].filter((label) => label.startsWith('toolprep.manifest.json (tool'));
+    const changedTools = new Set([...repoTools, ...limitTools]);
+    expect(toolDiffs(verbose.stdout)).toHaveLength(changedTools.size);
+    expect(toolDiffs(check.stdout).length).toBeLessThan(8);
+    expect(check.stdout).toMatch(
+      /^The diff of \w+; the \d+ other tools that changed alike \(.*\) differ as it does; `toolprep check --verbose` prints each\.$/m,
+    );
+    expect(verbose.stdout).toContain(
+      `  ~ field repo: description changed, in 35 tools: ${repoTools.join(', ')}\n`,
+    );
+    expect(check.stdout.split('\n').length * 5).toBeLessThan(verbose.stdout.split('\n').length);
+  });
+
+  test('a renamed tool whose description spells its own name is only a rename', () => {
+    const fixture = project('project');
+    const notes = fixture.read('src/tools/notes.ts');
+    fixture.write(
+      'src/tools/notes.ts',
+      notes.replace("description: 'Set the tags", "description: 'tag_notes: set the tags"),
+    );
+    expect(fixture.cli('generate', '--quiet').status).toBe(0);
+    fixture.write(
+      'src/tools/notes.ts',
+      notes.replace(
+        "description: 'Set the tags",
+        "name: 'set_tags',\n  description: 'set_tags: set the tags",
+      ),
+    );
+    const summary = fixture.cli('check').stdout.split('\n\n')[1] as string;
+    expect(summary).toBe(
+      'What changed in the tool surface:\n  ~ tool tag_notes renamed to set_tags (a breaking change: clients and prompts call tools by name)',
+    );
   });
 });
