@@ -305,50 +305,59 @@ describe('the list follows the SDK’s tools registered and removed after attach
       () => ({ content: [{ type: 'text', text: 'archived' }] }),
     );
 
-  test('SDK v2: a connected client is told, and lists the tool, then not', async () => {
-    const server = composed(new McpServer(INFO), 3, 'attachTools first', fixture.createTracker(), (each) =>
-      attachTools(each, stageRuntime(3, fixture.createTracker())),
-    );
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    let changes = 0;
-    const client = new Client(
-      { name: 'migration-test', version: '1.0.0' },
-      { listChanged: { tools: { onChanged: () => void changes++, debounceMs: 0, autoRefresh: false } } },
-    );
-    await client.connect(clientSide);
-    const archive = late(server as never);
-    await expect.poll(() => changes).toBe(1);
-    expect((await client.listTools()).tools.map((tool) => tool.name).at(-1)).toBe('archive_issue');
-    expect((await client.callTool({ name: 'archive_issue', arguments: {} })).content).toEqual([
-      { type: 'text', text: 'archived' },
-    ]);
-    archive.remove();
-    await expect.poll(() => changes).toBe(2);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('archive_issue');
-    await client.close();
+  interface Connected {
+    readonly server: { registerTool: (...args: never[]) => { remove(): void } };
+    readonly client: AnyClient;
+  }
+  const onChanged = (changed: () => void) => ({
+    listChanged: { tools: { onChanged: changed, debounceMs: 0, autoRefresh: false } },
   });
+  const SDKS: Record<string, (changed: () => void) => Promise<Connected>> = {
+    'SDK v2': async (changed) => {
+      const server = composed(new McpServer(INFO), 3, 'attachTools first', fixture.createTracker(), (each) =>
+        attachTools(each, stageRuntime(3, fixture.createTracker())),
+      );
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: 'migration-test', version: '1.0.0' }, onChanged(changed));
+      await client.connect(clientSide);
+      return { server: server as never, client: client as unknown as AnyClient };
+    },
+    'SDK v1': async (changed) => {
+      const server = composed(
+        new McpServerV1(INFO),
+        3,
+        'attachTools first',
+        fixture.createTracker(),
+        (each) => attachToolsV1(each, stageRuntime(3, fixture.createTracker())),
+      );
+      const [clientSide, serverSide] = InMemoryTransportV1.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new ClientV1({ name: 'migration-test', version: '1.0.0' }, onChanged(changed));
+      await client.connect(clientSide);
+      return { server: server as never, client: client as unknown as AnyClient };
+    },
+  };
 
-  test('SDK v1: a connected client is told, and lists the tool, then not', async () => {
-    const server = composed(new McpServerV1(INFO), 3, 'attachTools first', fixture.createTracker(), (each) =>
-      attachToolsV1(each, stageRuntime(3, fixture.createTracker())),
-    );
-    const [clientSide, serverSide] = InMemoryTransportV1.createLinkedPair();
-    await server.connect(serverSide);
-    let changes = 0;
-    const client = new ClientV1(
-      { name: 'migration-test', version: '1.0.0' },
-      { listChanged: { tools: { onChanged: () => void changes++, debounceMs: 0, autoRefresh: false } } },
-    );
-    await client.connect(clientSide);
-    const archive = late(server as never);
-    await expect.poll(() => changes).toBe(1);
-    expect((await client.listTools()).tools.map((tool) => tool.name).at(-1)).toBe('archive_issue');
-    archive.remove();
-    await expect.poll(() => changes).toBe(2);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('archive_issue');
-    await client.close();
-  });
+  test.for(Object.keys(SDKS))(
+    '%s: a connected client is told, lists and calls the tool, then not',
+    async (sdk) => {
+      let changes = 0;
+      const { server, client } = await (SDKS[sdk] as (changed: () => void) => Promise<Connected>)(() => {
+        changes++;
+      });
+      const archive = late(server);
+      await expect.poll(() => changes).toBe(1);
+      expect((await client.listTools()).tools.map((tool) => tool.name).at(-1)).toBe('archive_issue');
+      expect(await client.callTool({ name: 'archive_issue', arguments: {} })).toMatchObject({
+        content: [{ type: 'text', text: 'archived' }],
+      });
+      archive.remove();
+      await expect.poll(() => changes).toBe(2);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('archive_issue');
+      await client.close();
+    },
+  );
 });
 
 describe('what composing reads of the SDKs (fails here first when a release moves it)', () => {
