@@ -45,7 +45,8 @@ export function attachTools<Target extends Server | McpServer>(
   runtime: ToolRuntime,
   options: AttachToolsOptions = {},
 ): Target {
-  const server: Server = target instanceof Server ? target : target.server;
+  // By shape, not `instanceof`: a server made by another copy of the SDK is still one.
+  const server: Server = 'registerTool' in target ? target.server : target;
   const pageSize = options.pageSize ?? 200;
   const service = toolServiceOf(runtime);
   let sdkTools: SdkToolHandlers | undefined;
