@@ -10,7 +10,12 @@ const FLOORS = ['shared/run', 'shared/json-schema', 'shared/build'];
 const RUN_FLOORS = ['shared/run', 'shared/json-schema'];
 const MCP_FLOORS = ['surfaces/mcp/wire', 'surfaces/mcp/service'];
 /** MCP serving that imports no package at run time (the SDKs' types only): what every era shares, and toolprep's own 2026-07-28 server. */
-const MCP_WITHOUT_PACKAGES = ['surfaces/mcp/wire', 'surfaces/mcp/service', 'surfaces/mcp/modern'];
+const MCP_WITHOUT_PACKAGES = [
+  'surfaces/mcp/wire',
+  'surfaces/mcp/service',
+  'surfaces/mcp/modern',
+  'surfaces/mcp/compose',
+];
 const ALLOWED: Record<string, readonly string[]> = {
   'shared/run': [],
   'shared/json-schema': ['shared/run'],
@@ -33,8 +38,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The service renders results with the one renderer of content parts every surface uses.
   'surfaces/mcp/service': [...RUN_FLOORS, 'runtime', 'manifest', 'surfaces', 'surfaces/mcp/wire'],
   'surfaces/mcp/modern': [...RUN_FLOORS, 'runtime', 'manifest', 'tasks', ...MCP_FLOORS],
-  'surfaces/mcp/legacy': [...RUN_FLOORS, 'runtime', 'manifest', ...MCP_FLOORS],
-  'surfaces/mcp/v2': [...RUN_FLOORS, 'runtime', 'manifest', ...MCP_FLOORS],
+  // Tools registered with the SDK beside toolprep's on one McpServer, shared by both SDK bindings (0040).
+  'surfaces/mcp/compose': MCP_FLOORS,
+  'surfaces/mcp/legacy': [...RUN_FLOORS, 'runtime', 'manifest', ...MCP_FLOORS, 'surfaces/mcp/compose'],
+  'surfaces/mcp/v2': [...RUN_FLOORS, 'runtime', 'manifest', ...MCP_FLOORS, 'surfaces/mcp/compose'],
   'surfaces/mcp/transport': [
     ...RUN_FLOORS,
     'runtime',

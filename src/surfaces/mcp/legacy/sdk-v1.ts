@@ -1,5 +1,6 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -14,6 +15,13 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { HANDSHAKE_PLACEHOLDERS, type PreparedHandshake } from '../../../manifest/tool-set.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
+import {
+  composedPage,
+  refuseNamesOwnedTwice,
+  type SdkToolHandlers,
+  sdkHasTool,
+  takeSdkToolHandlers,
+} from '../compose/sdk-tools.js';
 import { legacyContext } from '../service/context.js';
 import { type AttachToolsOptions, type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
 import { raisedError } from '../wire/jsonrpc.js';
@@ -26,23 +34,42 @@ import { raisedError } from '../wire/jsonrpc.js';
  */
 
 /**
- * Serves the runtime's tools on a low-level MCP `Server` the caller already has (with its own
- * resources and prompts): `tools/list` answers with the prepared documents as they are, and
- * `tools/call` goes through `runtime.call`, so every call gets the plan and one parse.
+ * Serves the runtime's tools on an SDK v1 `McpServer`, or on a low-level `Server` the caller
+ * already has (with its own resources and prompts): `tools/list` answers with the prepared
+ * documents as they are, and `tools/call` goes through `runtime.call`, so every call gets the plan
+ * and one parse. On an `McpServer`, the tools you register with `registerTool` (before or after)
+ * stay served beside them, as on SDK v2 (docs/guide/migrating-from-the-sdk.md).
  */
-export function attachTools(server: Server, runtime: ToolRuntime, options: AttachToolsOptions = {}): Server {
+export function attachTools<Target extends Server | McpServer>(
+  target: Target,
+  runtime: ToolRuntime,
+  options: AttachToolsOptions = {},
+): Target {
+  // By shape, not `instanceof`: a server made by another copy of the SDK is still one.
+  const server: Server = 'registerTool' in target ? target.server : target;
   const pageSize = options.pageSize ?? 200;
   const service = toolServiceOf(runtime);
+  let sdkTools: SdkToolHandlers | undefined;
+  if (server !== target) {
+    refuseNamesOwnedTwice(target, service);
+    sdkTools = takeSdkToolHandlers(target, '@modelcontextprotocol/sdk', methodOfSchema);
+  }
   server.registerCapabilities({ tools: {} });
 
-  server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    const listed = service.page(pageSize, request.params?.cursor);
+  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+    const cursor = request.params?.cursor;
+    const listed = sdkTools
+      ? composedPage(service, pageSize, cursor, await sdkTools.list(request, extra))
+      : service.page(pageSize, cursor);
     if ('error' in listed) throw raisedError(listed.error);
     return listed.page;
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
+    // A tool registered with the SDK is the SDK's to check, run and answer.
+    if (sdkTools && !service.inputSchemas.has(name) && sdkHasTool(target, name))
+      return (await sdkTools.call(request, extra)) as CallToolResult;
     const outcome = await runtime.call(
       name,
       args,
@@ -52,7 +79,13 @@ export function attachTools(server: Server, runtime: ToolRuntime, options: Attac
     if ('error' in answer) throw raisedError(answer.error);
     return answer.result;
   });
-  return server;
+  return target;
+}
+
+/** The method an SDK v1 request schema is for (its `method` literal), as `setRequestHandler` reads it. */
+function methodOfSchema(schema: unknown): string | undefined {
+  const method = (schema as { shape?: { method?: { value?: unknown } } } | undefined)?.shape?.method?.value;
+  return typeof method === 'string' ? method : undefined;
 }
 
 /** What the SDK checks the client's answers to a handler's questions with. */

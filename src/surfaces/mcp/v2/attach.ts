@@ -10,6 +10,14 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import type { OnError } from '../../../shared/run/on-error.js';
+import {
+  composedPage,
+  refuseNamesOwnedTwice,
+  type SdkToolHandlers,
+  sdkHasTool,
+  sdkToolNames,
+  takeSdkToolHandlers,
+} from '../compose/sdk-tools.js';
 import { askingCall } from '../service/asking-call.js';
 import { missingCapabilityError } from '../service/questions.js';
 import {
@@ -58,9 +66,10 @@ function signerOf(runtime: ToolRuntime, options: RequestStateOptions = {}): Requ
  * answers the prepared pages as they are, so the SDK converts no schema, and `tools/call` goes
  * through `runtime.call`, one parse per call. A handler's questions (`context.elicit`, …) become
  * input-required results, which the SDK serves as such to a 2026-07-28 client and as requests to a
- * 2025 one. Attach before the server is connected; it owns the server's tools, so register no tool
- * of your own on the same server. Costs the same whatever the number of tools: call it in a
- * `createMcpHandler` factory freely.
+ * 2025 one. Attach before the server is connected. On an `McpServer`, the tools you register with
+ * `registerTool` (before or after) stay served beside them: one list, toolprep's entries first,
+ * each call to the tool's owner, and a name that is both refused (docs/guide/migrating-from-the-sdk.md).
+ * Costs the same whatever the number of tools: call it in a `createMcpHandler` factory freely.
  */
 export function attachTools<Target extends McpServer | Server>(
   target: Target,
@@ -72,17 +81,30 @@ export function attachTools<Target extends McpServer | Server>(
   const pageSize = options.pageSize ?? 200;
   const service = toolServiceOf(runtime);
   const states = signerOf(runtime, options.requestState);
+  let sdkTools: SdkToolHandlers | undefined;
+  if (isMcpServer) {
+    refuseNamesOwnedTwice(target, service);
+    sdkTools = takeSdkToolHandlers(target, '@modelcontextprotocol/server', (method) =>
+      typeof method === 'string' ? method : undefined,
+    );
+    checkMirroredHeadersFirst(target, service.inputSchemas);
+  }
   server.registerCapabilities({ tools: {} });
-  if (isMcpServer) checkMirroredHeadersFirst(target, service.inputSchemas);
 
-  server.setRequestHandler('tools/list', (request) => {
-    const listed = service.page(pageSize, request.params?.cursor);
+  server.setRequestHandler('tools/list', async (request, context) => {
+    const cursor = request.params?.cursor;
+    const listed = sdkTools
+      ? composedPage(service, pageSize, cursor, await sdkTools.list(request, context))
+      : service.page(pageSize, cursor);
     if ('error' in listed) throw new ProtocolError(listed.error.code, listed.error.message);
     return listed.page as never;
   });
 
   server.setRequestHandler('tools/call', async (request, context: ServerContext) => {
     const { name, arguments: args = {} } = request.params;
+    // A tool registered with the SDK is the SDK's to check, run and answer.
+    if (sdkTools && !service.inputSchemas.has(name) && sdkHasTool(target, name))
+      return (await sdkTools.call(request, context)) as never;
     const { mcpReq } = context;
     // A low-level Server's 2026-07-28 calls reach here unchecked (the SDK checks Mcp-Param-* for an
     // McpServer's tools only); a 2025 request (no envelope) carries no such headers.
@@ -155,10 +177,23 @@ export type FeatureHandler = ((request: Request, parsedBody: unknown) => Promise
   Pick<McpHttpHandler, 'notify' | 'bus' | 'close'>;
 
 /**
+ * Refuses, at start, a server with tools registered with the SDK: toolprep's own serving answers a
+ * 2026-07-28 client's `tools/list` and `tools/call` itself, so they would be missing there.
+ */
+function refuseSdkTools(server: McpServer): void {
+  const names = sdkToolNames(server);
+  if (names.length === 0) return;
+  throw new Error(
+    `[toolprep] featureHandler: the McpServer has tools registered with the SDK's registerTool (${names.map((name) => `"${name}"`).join(', ')}), which toolprep's own serving would not list to a 2026-07-28 client: it answers tools/list and tools/call from the prepared tools alone. Serve the server with the SDK's createMcpHandler(() => attachTools(server, runtime)) instead, which serves both kinds of tools in both eras, or move these tools to contracts (docs/guide/migrating-from-the-sdk.md)`,
+  );
+}
+
+/**
  * What answers, beside toolprep's own HTTP serving (`modernFeatures`), the 2026-07-28 requests of
  * your SDK v2 server (its resources, prompts, completions, `server/discover`, `subscriptions/listen`),
  * made per request with the tools attached, as `createMcpHandler` serves it. Its `notify`
- * (`features.notify.promptsChanged()`, …) reaches the clients listening for those changes.
+ * (`features.notify.promptsChanged()`, …) reaches the clients listening for those changes. It makes
+ * one server at once, to refuse one with tools registered with the SDK (see `refuseSdkTools`).
  */
 export function featureHandler(
   runtime: ToolRuntime,
@@ -166,6 +201,7 @@ export function featureHandler(
   options: FeatureHandlerOptions = {},
 ): FeatureHandler {
   const { onerror, bus, maxSubscriptions, ...attach } = options;
+  refuseSdkTools(makeServer());
   const handler = createMcpHandler(() => attachTools(makeServer(), runtime, attach), {
     ...(onerror ? { onerror } : {}),
     ...(bus ? { bus } : {}),
