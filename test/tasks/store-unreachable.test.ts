@@ -3,7 +3,7 @@ import { Valkey } from 'iovalkey';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '../../scripts/local-servers.mjs';
-import { memoryTaskStore, type NewTask, TaskStoreUnavailableError } from '../../src/tasks/index.js';
+import { memoryTaskStore, TaskStoreUnavailableError } from '../../src/tasks/index.js';
 import {
   fromIoredis,
   fromNodeRedis,
@@ -12,6 +12,7 @@ import {
 } from '../../src/tasks/redis/index.js';
 import { type RedisServer, startRedisServer } from '../support/redis.js';
 import { needs } from '../support/services.js';
+import { newTask } from '../support/task-store-cases.js';
 
 /**
  * The Redis task store when Redis does not answer: with the client pointed at a closed port as
@@ -21,17 +22,7 @@ import { needs } from '../support/services.js';
  * client's error only as its cause; `health()` says the same for a readiness probe.
  */
 
-const task = (overrides: Partial<NewTask> = {}): NewTask => ({
-  taskId: crypto.randomUUID(),
-  principal: 'alice',
-  tool: 'build_report',
-  args: {},
-  capabilities: {},
-  ttlMs: 60_000,
-  pollIntervalMs: 500,
-  rerunnable: false,
-  ...overrides,
-});
+const task = newTask;
 
 /** A bound short enough for a test, long enough for a loopback Redis that is up. */
 const TIMEOUT_MS = 300;

@@ -32,7 +32,6 @@ export interface RedisTaskStoreOptions extends TaskReporting {
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
-
 /**
  * Tasks in Redis (or Valkey), shared by every node: each transition is one script (scripts.ts),
  * each task's keys share the hash tag `{<taskId>}` so a Redis Cluster keeps them in one slot, the
