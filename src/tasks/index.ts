@@ -14,5 +14,6 @@ export type {
   TaskRecord,
   TaskStatus,
   TaskStore,
+  TaskStoreHealth,
 } from './store.js';
-export { isTerminal, TERMINAL_STATUSES } from './store.js';
+export { isTerminal, TaskStoreUnavailableError, TERMINAL_STATUSES } from './store.js';

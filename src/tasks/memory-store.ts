@@ -82,6 +82,9 @@ export function memoryTaskStore(options: { now?: () => number } & TaskReporting 
   };
 
   return {
+    // In this process: it answers whenever the process does.
+    health: async () => ({ ok: true }),
+
     async create(newTask: NewTask) {
       const time = now();
       expiries.sweep(time);

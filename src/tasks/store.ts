@@ -110,6 +110,21 @@ export interface TaskReporting {
   readonly onerror?: OnError;
 }
 
+/** What a store's `health()` says: reachable, or why not. */
+export type TaskStoreHealth = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/**
+ * A store that could not do what a request asked in time, or whose backend failed: the message says
+ * which store and what to check, the backend's own error is the `cause` (for the logs, not the
+ * client). A request that meets it can be retried: the store may come back.
+ */
+export class TaskStoreUnavailableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TaskStoreUnavailableError';
+  }
+}
+
 export interface TaskStore {
   /**
    * Creates the task, durably: once this resolves, `get` on any node finds it. With `repeat`, a
@@ -150,6 +165,11 @@ export interface TaskStore {
    * function is called. Resolves once listening has begun: a transition made after that is seen.
    */
   watch(taskIds: readonly string[], listener: TaskListener): Promise<() => Promise<void>>;
+  /**
+   * Whether the store can answer now, for a readiness probe: `{ ok: false, reason }` when it did
+   * not answer in time (`timeoutMs`, default the store's own bound) or failed. Never throws.
+   */
+  health?(options?: { readonly timeoutMs?: number }): Promise<TaskStoreHealth>;
   /** Stops what the store runs (connections it made, timers). */
   close?(): Promise<void>;
 }

@@ -40,7 +40,7 @@ const COMPLETED: TaskEnd = { status: 'completed', result: RESULT };
 const FAILED: TaskEnd = { status: 'failed', error: ERROR, statusMessage: 'the run stopped' };
 const QUESTION = { method: 'elicitation/create', params: { message: 'Which one?', requestedSchema: {} } };
 
-function newTask(overrides: Partial<NewTask> = {}): NewTask {
+export function newTask(overrides: Partial<NewTask> = {}): NewTask {
   return {
     taskId: crypto.randomUUID(),
     principal: 'alice',

@@ -6,11 +6,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import {
   createApplicationInputHandler,
   createTaskSessionFromClient,
-  type RawClientDispatch,
   type ToolExecution,
 } from '@modelcontextprotocol/ext-tasks/client';
-import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
-import type { ErrorV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import { createTaskClient, type ElicitAnswer, streamableHttp, TaskCallError } from 'toolprep/tasks/client';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { z } from 'zod';
 import { type FixtureProject, mcpServerProject, REPO } from '../support/fixture-project.js';
@@ -19,6 +17,7 @@ import { type RedisServer, startRedisServer } from '../support/redis.js';
 import { needs } from '../support/services.js';
 import {
   DECLARING,
+  pollUntil,
   post,
   TASKS,
   type TaskDeployment,
@@ -200,40 +199,15 @@ const TaskSchema = z.looseObject({
   result: z.unknown().optional(),
 });
 
-/**
- * `rawDispatch` for ext-tasks: the SDK's 2026 codec refuses a `resultType: 'task'` answer, so the
- * session sends `tools/call` and `tasks/*` through the host. This host is a fetch to nginx with the
- * headers the 2026-07-28 HTTP binding asks for (`Mcp-Method`, `Mcp-Name`), the session's own
- * framing left in the body as it made it.
- */
-const rawDispatch: RawClientDispatch = async (request, options) => {
-  const { method, params } = request as { method: string; params?: Record<string, unknown> };
-  const named = typeof params?.taskId === 'string' ? params.taskId : params?.name;
-  const headers = new Headers({
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': VERSION,
-    'mcp-method': method,
-    authorization: `Bearer ${SDK_PRINCIPAL}`,
-    ...(typeof named === 'string' ? { 'mcp-name': named } : {}),
-  });
-  // The session's own follow-up headers (it sets `Mcp-Name` itself) replace these, whatever their case.
-  for (const [name, value] of Object.entries(options?.context?.headers ?? {})) headers.set(name, value);
-  const response = await fetch(`${deployment.url}/mcp`, {
-    method: 'POST',
-    ...(options?.signal ? { signal: options.signal } : {}),
-    headers,
-    body: JSON.stringify({ jsonrpc: '2.0', id: crypto.randomUUID(), ...(request as object) }),
-  });
-  const body = JSON.parse(await response.text()) as { result?: JsonValue; error?: ErrorV2 };
-  return body.error ? { kind: 'error', error: body.error } : { kind: 'result', result: body.result ?? null };
-};
-
 /** A session of ext-tasks over a connected client, answering every elicitation with `confirm: true`. */
 function taskSession(client: Client, asked: unknown[] = []) {
   return createTaskSessionFromClient(client, {
     endpointId: 'tasks-cluster',
-    rawDispatch,
+    // The SDK's 2026 codec refuses a `resultType: 'task'` answer, so the session sends `tools/call`
+    // and `tasks/*` through the host: toolprep's Streamable HTTP transport.
+    rawDispatch: streamableHttp(`${deployment.url}/mcp`, {
+      headers: { authorization: `Bearer ${SDK_PRINCIPAL}` },
+    }),
     v2RequestFraming: { protocolVersion: VERSION, clientInfo: CLIENT_INFO, clientCapabilities: DECLARING },
     onInputRequest: createApplicationInputHandler({
       elicitation: (request) => {
@@ -373,7 +347,124 @@ cluster.describe('the official ext-tasks client through nginx', () => {
   });
 });
 
+cluster.describe('toolprep/tasks/client through nginx', () => {
+  const asked: unknown[] = [];
+  const client = () =>
+    createTaskClient(
+      streamableHttp(`${deployment.url}/mcp`, { headers: { authorization: 'Bearer helper' } }),
+      {
+        clientInfo: CLIENT_INFO,
+        answers: {
+          elicitation: (params, context): ElicitAnswer => {
+            asked.push({ params, context: { key: context.key, taskId: context.taskId } });
+            return params.message === 'What is your name?'
+              ? { action: 'accept', content: { name: 'Ada' } }
+              : { action: 'accept', content: { confirm: true } };
+          },
+        },
+      },
+    );
+
+  test('calls a plain tool and gets its result at once', async () => {
+    expect(await client().callTool('ping')).toMatchObject({ content: [{ type: 'text', text: 'pong' }] });
+  });
+
+  test("follows build_report's task at the server's poll interval to its validated result", async () => {
+    const seen: { status: string; pollIntervalMs?: number }[] = [];
+    const result = await client().callTool(
+      'build_report',
+      { pages: ['a', 'b', 'c'], pageMs: 100 },
+      { onTask: (task) => seen.push(task) },
+    );
+    expect(result).toMatchObject({ structuredContent: { pages: 3, titles: ['a', 'b', 'c'] } });
+    expect(result).not.toHaveProperty('resultType');
+    expect(seen[0]).toMatchObject({ status: 'working', pollIntervalMs: 100 });
+    expect(seen.at(-1)).toMatchObject({ status: 'completed' });
+  });
+
+  test("answers deploy_release's question (asked by whichever node runs it) through tasks/update", async () => {
+    asked.length = 0;
+    const seen: string[] = [];
+    const result = await client().callTool(
+      'deploy_release',
+      { release: `helper-${Date.now()}`, waitMs: 0 },
+      { onTask: (task) => seen.push(task.status) },
+    );
+    expect(result).toMatchObject({ content: [{ text: expect.stringMatching(/ deployed by node [abc]$/) }] });
+    expect(seen).toContain('input_required');
+    expect(asked).toMatchObject([{ context: { key: 'input-1', taskId: expect.any(String) } }]);
+  });
+
+  test("answers greet_later's question before the task is made, then follows the task", async () => {
+    asked.length = 0;
+    expect(await client().callTool('greet_later', { waitMs: 0 })).toMatchObject({
+      content: [{ text: 'Hello, Ada!' }],
+    });
+    expect(asked).toMatchObject([
+      { params: { message: 'What is your name?' }, context: { key: 'user_name' } },
+    ]);
+    expect((asked[0] as { context: { taskId?: string } }).context.taskId).toBeUndefined();
+  });
+
+  test("a failed task rejects with a TaskCallError carrying the handler's JSON-RPC error", async () => {
+    const error = await client()
+      .callTool('check_health', { how: 'protocol' })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(TaskCallError);
+    expect(error).toMatchObject({
+      status: 'failed',
+      tool: 'check_health',
+      taskId: expect.any(String),
+      error: { code: -32603, message: 'the health service is unreachable' },
+      message: expect.stringMatching(
+        /^\[toolprep\] the task \S+ of "check_health" failed: the health service is unreachable \(-32603\)$/,
+      ),
+    });
+    // A tool's own error is a result, not a rejection.
+    expect(await client().callTool('check_health', { how: 'tool' })).toMatchObject({ isError: true });
+  });
+
+  test('aborting the signal cancels the task on the server and rejects with the reason', async () => {
+    const controller = new AbortController();
+    let taskId: string | undefined;
+    const call = client().callTool(
+      'build_report',
+      { pages: ['a', 'b', 'c', 'd'], pageMs: 60_000 },
+      {
+        signal: controller.signal,
+        onTask: (task) => {
+          taskId = task.taskId;
+          controller.abort(new Error('the user closed the window'));
+        },
+      },
+    );
+    await expect(call).rejects.toThrow('the user closed the window');
+    const { task } = await pollUntil(deployment.url, taskId as string, ['cancelled'], {
+      principal: 'helper',
+    });
+    expect(task).toMatchObject({ status: 'cancelled' });
+  });
+});
+
 // Last: its kill scenario leaves one node of three.
 cluster.describe('tasks across three nodes on Redis', () => {
   taskScenarios(() => deployment);
+});
+
+// After the scenarios: Redis is stopped under the nodes, their clients set up as the guide does.
+cluster.describe('with Redis stopped', () => {
+  test("a task call fails within the store bound, logged with what to check, never with the Redis client's text", async () => {
+    await redis?.stop();
+    const client = createTaskClient(streamableHttp(`${deployment.url}/mcp`));
+    const error = await client
+      .callTool('build_report', { pages: ['x'], pageMs: 0 })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(TaskCallError);
+    expect(error).toMatchObject({ status: 'refused', error: { code: -32603 } });
+    expect((error as Error).message).not.toMatch(/MaxRetries|ECONNREFUSED|max retries/i);
+    const logged = lines.map((line) => line.text).join('\n');
+    expect(logged).toContain(
+      '[toolprep] the Redis task store did not create a task of build_report within 5000 ms',
+    );
+  });
 });

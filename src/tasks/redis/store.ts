@@ -1,13 +1,15 @@
-import { failureOf, logError } from '../../shared/run/on-error.js';
+import { failureOf, logError, type OnError } from '../../shared/run/on-error.js';
 import {
   callListener,
   type NewTask,
+  type TaskListener,
   type TaskRecord,
   type TaskReporting,
   type TaskStatus,
   type TaskStore,
 } from '../store.js';
 import { type RedisConnection, replyPairs } from './connection.js';
+import { deadline } from './deadline.js';
 import {
   ANSWER_TASK,
   ASK_TASK,
@@ -17,6 +19,18 @@ import {
   CREATE_TASK,
   SETTLE_TASK,
 } from './scripts.js';
+
+export interface RedisTaskStoreOptions extends TaskReporting {
+  /** Prefix of every key and channel. Default `toolprep:`. */
+  readonly prefix?: string;
+  /**
+   * How long a request waits on Redis before it is answered that the store is unavailable (and how
+   * long `health()` waits for PING). Default 5000 ms.
+   */
+  readonly timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 5_000;
 
 /**
  * Tasks in Redis (or Valkey), shared by every node: each transition is one script (scripts.ts),
@@ -28,13 +42,17 @@ import {
  * maps only to a task that exists, so whoever finds the mapping finds the task. The loser of a
  * race deletes the task it made (nobody has its id) and returns the winner's. A mapping whose
  * task has expired (its TTL shorter than the window) is replaced, compare-and-set.
+ *
+ * What a client's request waits on (`create`, `get`, `answer`, `cancel`, `watch`) is bounded by
+ * `timeoutMs`: past it, or when Redis fails, the request gets a `TaskStoreUnavailableError` saying
+ * what to check, never a hang nor the Redis client's own text. A run's own transitions (`claim`,
+ * `ask`, `settle`) keep the Redis client's behaviour: no client waits on them, and a run's end
+ * should outlast a short outage rather than be given up early.
  */
-export function redisTaskStore(
-  connection: RedisConnection,
-  options: { prefix?: string } & TaskReporting = {},
-): TaskStore {
+export function redisTaskStore(connection: RedisConnection, options: RedisTaskStoreOptions = {}): TaskStore {
   const prefix = options.prefix ?? 'toolprep:';
   const onerror = options.onerror ?? logError;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const taskKey = (taskId: string): string => `${prefix}{${taskId}}:task`;
   const channelOf = (taskId: string): string => `${prefix}{${taskId}}:events`;
   const repeatKey = (key: string): string => `${prefix}{${key}}:repeat`;
@@ -42,7 +60,8 @@ export function redisTaskStore(
   const transition = (script: string, taskId: string, args: readonly (string | number)[]) =>
     runScript(script, taskKey(taskId), [channelOf(taskId), ...args]);
 
-  const get = async (taskId: string): Promise<TaskRecord | undefined> =>
+  const watch = watchOn(connection, channelOf, onerror);
+  const read = async (taskId: string): Promise<TaskRecord | undefined> =>
     recordOf(await connection.command(['HGETALL', taskKey(taskId)]));
 
   const createTask = async (task: NewTask): Promise<{ task: TaskRecord; created: boolean }> => {
@@ -73,28 +92,50 @@ export function redisTaskStore(
     return { task: existing(recordOf(record), task.taskId), created: created === 1 };
   };
 
-  return {
-    get,
-
-    async create(task) {
-      const repeat = task.repeat;
-      if (repeat === undefined) return createTask(task);
-      let mapped = await connection.command(['GET', repeatKey(repeat.key)]);
-      if (typeof mapped === 'string') {
-        const live = await get(mapped);
-        if (live !== undefined) return { task: live, created: false };
+  const create = async (task: NewTask): Promise<{ task: TaskRecord; created: boolean }> => {
+    const repeat = task.repeat;
+    if (repeat === undefined) return createTask(task);
+    let mapped = await connection.command(['GET', repeatKey(repeat.key)]);
+    if (typeof mapped === 'string') {
+      const live = await read(mapped);
+      if (live !== undefined) return { task: live, created: false };
+    }
+    const made = await createTask(task);
+    if (!made.created) return made;
+    for (;;) {
+      const stale = typeof mapped === 'string' ? mapped : '';
+      mapped = await runScript(CLAIM_REPEAT, repeatKey(repeat.key), [task.taskId, repeat.windowMs, stale]);
+      if (typeof mapped !== 'string' || mapped === task.taskId) return made;
+      const live = await read(mapped);
+      if (live !== undefined) {
+        await connection.command(['DEL', taskKey(task.taskId)]);
+        return { task: live, created: false };
       }
-      const made = await createTask(task);
-      if (!made.created) return made;
-      for (;;) {
-        const stale = typeof mapped === 'string' ? mapped : '';
-        mapped = await runScript(CLAIM_REPEAT, repeatKey(repeat.key), [task.taskId, repeat.windowMs, stale]);
-        if (typeof mapped !== 'string' || mapped === task.taskId) return made;
-        const live = await get(mapped);
-        if (live !== undefined) {
-          await connection.command(['DEL', taskKey(task.taskId)]);
-          return { task: live, created: false };
-        }
+    }
+  };
+
+  const bounded = deadline(timeoutMs, onerror);
+
+  return {
+    get: (taskId) => bounded(`read the task ${taskId}`, () => read(taskId)),
+
+    create: (task) =>
+      bounded(
+        `create a task of ${task.tool}`,
+        () => create(task),
+        // Made after the client was told it failed: nobody has its id, so it is deleted (a repeat
+        // key that maps to it is replaced by the next call, as for an expired task).
+        async (made) => {
+          if (made.created) await connection.command(['DEL', taskKey(made.task.taskId)]);
+        },
+      ),
+
+    async health(healthOptions) {
+      try {
+        await bounded('answer PING', () => connection.command(['PING']), undefined, healthOptions?.timeoutMs);
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, reason: (error as Error).message };
       }
     },
 
@@ -107,9 +148,11 @@ export function redisTaskStore(
       return (await transition(ASK_TASK, taskId, [runner, ...pairs])) === 1;
     },
 
-    async answer(taskId, responses) {
+    answer(taskId, responses) {
       const pairs = Object.entries(responses).flatMap(([key, value]) => [key, JSON.stringify(value)]);
-      return recordOf(await transition(ANSWER_TASK, taskId, pairs));
+      return bounded(`answer the task ${taskId}`, async () =>
+        recordOf(await transition(ANSWER_TASK, taskId, pairs)),
+      );
     },
 
     async settle(taskId, end, runner) {
@@ -126,39 +169,53 @@ export function redisTaskStore(
       return reply === 1;
     },
 
-    async cancel(taskId, statusMessage) {
+    cancel(taskId, statusMessage) {
       const message = statusMessage === undefined ? ['0', ''] : ['1', statusMessage];
-      return recordOf(await transition(CANCEL_TASK, taskId, message));
+      return bounded(`cancel the task ${taskId}`, async () =>
+        recordOf(await transition(CANCEL_TASK, taskId, message)),
+      );
     },
 
-    async watch(taskIds, listener) {
-      // Called from the client's message event, where nothing awaits it: a failure is reported.
-      const deliver = (message: string): void => {
-        let task: TaskRecord | undefined;
-        try {
-          task = recordOf(JSON.parse(message));
-        } catch (error) {
-          onerror(failureOf(`a message on a task channel is not a task (${message.slice(0, 80)})`, error));
-          return;
-        }
-        if (task !== undefined) callListener(listener, task, onerror);
-      };
-      const subscriptions = await Promise.allSettled(
-        taskIds.map((taskId) => connection.subscribe(channelOf(taskId), deliver)),
+    watch(taskIds, listener) {
+      // Subscribed after the deadline: nobody holds the unwatch, so it is called here.
+      return bounded(
+        `watch ${taskIds.length === 1 ? `the task ${taskIds[0]}` : `${taskIds.length} tasks`}`,
+        () => watch(taskIds, listener),
+        (unwatch) => unwatch(),
       );
-      const unsubscribes = subscriptions.flatMap((outcome) =>
-        outcome.status === 'fulfilled' ? [outcome.value] : [],
-      );
-      const unwatch = async (): Promise<void> => {
-        await Promise.all(unsubscribes.map((unsubscribe) => unsubscribe()));
-      };
-      const failure = subscriptions.find((outcome) => outcome.status === 'rejected');
-      if (failure !== undefined) {
-        await unwatch();
-        throw failure.reason;
-      }
-      return unwatch;
     },
+  };
+}
+
+/** Subscribes `listener` to the tasks' channels; resolves with the unwatch once every one is subscribed. */
+function watchOn(connection: RedisConnection, channelOf: (taskId: string) => string, onerror: OnError) {
+  return async (taskIds: readonly string[], listener: TaskListener): Promise<() => Promise<void>> => {
+    // Called from the client's message event, where nothing awaits it: a failure is reported.
+    const deliver = (message: string): void => {
+      let task: TaskRecord | undefined;
+      try {
+        task = recordOf(JSON.parse(message));
+      } catch (error) {
+        onerror(failureOf(`a message on a task channel is not a task (${message.slice(0, 80)})`, error));
+        return;
+      }
+      if (task !== undefined) callListener(listener, task, onerror);
+    };
+    const subscriptions = await Promise.allSettled(
+      taskIds.map((taskId) => connection.subscribe(channelOf(taskId), deliver)),
+    );
+    const unsubscribes = subscriptions.flatMap((outcome) =>
+      outcome.status === 'fulfilled' ? [outcome.value] : [],
+    );
+    const unwatch = async (): Promise<void> => {
+      await Promise.all(unsubscribes.map((unsubscribe) => unsubscribe()));
+    };
+    const failure = subscriptions.find((outcome) => outcome.status === 'rejected');
+    if (failure !== undefined) {
+      await unwatch();
+      throw failure.reason;
+    }
+    return unwatch;
   };
 }
 
