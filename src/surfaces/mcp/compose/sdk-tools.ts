@@ -1,5 +1,5 @@
 import type { ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolService } from '../service/tool-service.js';
+import { invalidCursor, type ToolService } from '../service/tool-service.js';
 import { ERRORS, type WireError } from '../wire/jsonrpc.js';
 
 /**
@@ -159,13 +159,7 @@ export function composedPage(
   if (twice) return { error: { code: ERRORS.internal.code, message: ownedTwice(twice.name) } };
   const all: readonly Tool[] = [...preparedTools(service), ...sdkTools];
   const start = composedStart(cursor, all.length);
-  if (start === undefined)
-    return {
-      error: {
-        code: ERRORS.invalidParams.code,
-        message: `Invalid cursor ${JSON.stringify(cursor)}: pass the nextCursor of the previous page`,
-      },
-    };
+  if (start === undefined) return { error: invalidCursor(cursor) };
   const end = start + pageSize;
   return {
     page: {

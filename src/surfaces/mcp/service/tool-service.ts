@@ -73,13 +73,7 @@ function toolService(prepared: readonly PreparedTool[]): ToolService {
     inputSchemas: new Map(prepared.map((tool) => [tool.name, tool.inputSchema.mcp])),
     page(pageSize, cursor) {
       const start = startOf(cursor, tools.length);
-      if (start === undefined)
-        return {
-          error: {
-            code: ERRORS.invalidParams.code,
-            message: `Invalid cursor ${JSON.stringify(cursor)}: pass the nextCursor of the previous page`,
-          },
-        };
+      if (start === undefined) return { error: invalidCursor(cursor) };
       const key = `${pageSize}:${start}`;
       let listed = pages.get(key);
       if (!listed) {
@@ -128,6 +122,14 @@ function cursorOf(start: number): string {
 }
 
 /** Where the page a cursor names starts, or undefined for a cursor no page gave. */
+/** The one refusal of a cursor this server did not give, for every list it pages. */
+export function invalidCursor(cursor: unknown): WireError {
+  return {
+    code: ERRORS.invalidParams.code,
+    message: `Invalid cursor ${JSON.stringify(cursor)}: pass the nextCursor of the previous page`,
+  };
+}
+
 function startOf(cursor: unknown, count: number): number | undefined {
   if (cursor === undefined) return 0;
   if (typeof cursor !== 'string') return undefined;
