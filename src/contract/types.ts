@@ -114,6 +114,23 @@ export interface ToolDefinition<
   task?: TaskSupport | TaskOptions;
   /** Per provider profile, whether the tool is left out of it or sent as its fallback. */
   profiles?: ToolProfileChoices;
+  /**
+   * The group the tool is in (1–64 of `a-z0-9-`), in place of its folder's (`src/tools/<group>/…`).
+   * The config's `groups` may add more (docs/guide/large-tool-sets.md).
+   */
+  group?: string;
+  /**
+   * Whether a client loads the tool on the first turn (`'eager'`) or finds it by search when needed
+   * (`'deferred'`). Default: every tool eager while the whole set is small, deferred once it is not.
+   */
+  loading?: 'eager' | 'deferred';
+  /** A few words a client's tool search matches the tool on, beside its name and description. */
+  searchHint?: string;
+  /**
+   * Requests a user might make that should lead a model to this tool. Never shown to a model:
+   * `toolprep check` proves each client's tool search finds the tool for each of them.
+   */
+  intents?: readonly string[];
 }
 
 /** Every key `defineTool` takes: the build refuses any other by name (check-contract.ts). */
@@ -130,6 +147,10 @@ export const TOOL_DEFINITION_KEYS = [
   'headers',
   'task',
   'profiles',
+  'group',
+  'loading',
+  'searchHint',
+  'intents',
 ] as const satisfies readonly (keyof ToolDefinition)[];
 // A key of ToolDefinition missing from the list would be refused by the build: this fails to compile instead.
 const everyKeyListed: Exclude<keyof ToolDefinition, (typeof TOOL_DEFINITION_KEYS)[number]> extends never

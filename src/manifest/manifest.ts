@@ -25,6 +25,18 @@ export interface ManifestTool extends PreparedTool {
    * definition (name, description and the profile's document).
    */
   readonly size: ToolSize;
+  /** Requests that should lead a model to the tool (the contract's `intents`); never served. */
+  readonly intents?: readonly string[];
+}
+
+/** A group of tools, as `groups/list` shows it, with what its tools cost together. */
+export interface ManifestGroup {
+  readonly name: string;
+  readonly description?: string;
+  /** Its tools' names, sorted. */
+  readonly tools: readonly string[];
+  /** Its tools' `tools/list` entries together. */
+  readonly size: Size;
 }
 
 /** A tool as a model is shown it, under MCP and under each profile prepared. */
@@ -35,6 +47,8 @@ export interface Manifest {
   /** The extension keys every tool takes (the config's `extend`), sorted; the runtime must agree. */
   readonly extensionKeys: readonly string[];
   readonly tools: readonly ManifestTool[];
+  /** The project's groups, by name; absent when it has none. */
+  readonly groups?: readonly ManifestGroup[];
   readonly totals: Size & {
     readonly tools: number;
     readonly profiles?: { readonly [Profile in ProfileName]?: Size };

@@ -37,6 +37,15 @@ export interface PreparedTool {
   readonly title?: string;
   /** Icons a client may show beside the tool (MCP's tool `icons`). */
   readonly icons?: readonly ToolIcon[];
+  /**
+   * The groups the tool is in, its own first (its folder's or its contract's `group`), then those
+   * the config adds; absent when the project has no groups.
+   */
+  readonly groups?: readonly string[];
+  /** `deferred`: a client finds the tool by search instead of loading it on the first turn. Absent: eager. */
+  readonly loading?: 'deferred';
+  /** Words a client's tool search matches the tool on (Claude Code's `anthropic/searchHint`). */
+  readonly searchHint?: string;
   /** The schema libraries its contract is written with, by run-time adapter: `["zod4"]`. */
   readonly libraries: readonly string[];
   readonly inputSchema: PresentationDocuments;

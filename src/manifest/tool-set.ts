@@ -13,12 +13,20 @@ export interface PreparedToolSet {
   /** The extension keys every tool takes; none when left out. */
   readonly extensionKeys?: readonly string[];
   readonly prepared: readonly PreparedTool[];
+  /** The project's groups, by name, as `groups/list` shows them; absent when it has none. */
+  readonly groups?: readonly ToolGroup[];
   /** Loads a tool's contract, on its first call only. */
   readonly load: { readonly [name: string]: () => unknown };
   /** One per schema library the contracts and the extension keys use: `zod4` from `toolprep/runtime/zod4`. */
   readonly adapters: readonly RuntimeAdapter[];
   /** What the project's MCP SDK answers first, captured at build time; absent without the SDK. */
   readonly handshake?: PreparedHandshake;
+}
+
+/** A group of tools as a client is shown it; each tool's `groups` names its groups. */
+export interface ToolGroup {
+  readonly name: string;
+  readonly description?: string;
 }
 
 /**
