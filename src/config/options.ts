@@ -20,6 +20,9 @@ function describeValue(value: unknown): string {
   return value === null ? 'null' : typeof value;
 }
 
+/** A group's name, as the groups draft of MCP allows it. */
+export const GROUP_NAME = /^[a-z0-9-]{1,64}$/;
+
 /** A tool's name, or a pattern of names (`*` any characters, `?` one), to what the profile does with it. */
 const toolChoices = <Choice extends z.ZodType>(choice: Choice) =>
   z.record(z.string().min(1), choice).default({} as Record<string, z.output<Choice>>);
@@ -78,6 +81,33 @@ const optionsObject = z.strictObject({
       total: z.number().int().positive().optional(),
     })
     .optional(),
+  /**
+   * Groups of tools (docs/guide/large-tool-sets.md), by name (1–64 of `a-z0-9-`): each group's
+   * description (else its folder's `index.ts` doc comment), and more tools to put in it, by name or
+   * pattern, beside those whose folder (`…/tools/<group>/…`) or contract `group` names it.
+   */
+  groups: z
+    .record(
+      z.string().regex(GROUP_NAME, 'a group name is 1–64 of a-z, 0-9 and -'),
+      z.strictObject({
+        description: z.string().trim().min(1).optional(),
+        tools: z.array(z.string().min(1)).default([]),
+      }),
+    )
+    .default({}),
+  /**
+   * Which tools a client loads on the first turn (eager) and which it finds by search (deferred):
+   * while every `tools/list` entry together is at most `deferAbove` tokens, every tool is eager;
+   * past it, every tool is deferred but those the contract or `eager` marks eager. `eager` and
+   * `deferred` name tools or patterns, and win over the contracts' `loading`.
+   */
+  loading: z
+    .strictObject({
+      deferAbove: z.number().int().nonnegative().default(10_000),
+      eager: z.array(z.string().min(1)).default([]),
+      deferred: z.array(z.string().min(1)).default([]),
+    })
+    .prefault({}),
   /** Where the manifest is written, relative to the root. */
   manifest: z.string().min(1).default('toolprep.manifest.json'),
   /** Where the generated module is written, relative to the root. */
@@ -169,6 +199,9 @@ export const prepareOptionsSchema = optionsObject.pick({
   extend: true,
 });
 export type PrepareSettings = z.output<typeof prepareOptionsSchema>;
+
+/** The options that shape the set a client meets: its groups and what loads on the first turn. */
+export const surfaceOptionsSchema = optionsObject.pick({ groups: true, loading: true });
 
 /** The options of a resolved config that shape each prepared tool, every one of them. */
 export function prepareSettingsOf(config: ResolvedToolprepConfig): PrepareSettings {

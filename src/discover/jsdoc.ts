@@ -7,13 +7,17 @@ export function optionalJsDoc(node: TsMorph.Node): { jsdoc?: string } {
     .map((range) => range.getText())
     .filter((text) => text.startsWith('/**'))
     .at(-1);
-  if (!comment) return {};
+  const description = comment && docCommentDescription(comment);
+  return description ? { jsdoc: description } : {};
+}
+
+/** A `/** … *\/` comment's text before its first tag, its lines joined; empty when it has none. */
+export function docCommentDescription(comment: string): string {
   const lines = comment
     .replace(/^\/\*\*/, '')
     .replace(/\*\/$/, '')
     .split('\n')
     .map((line) => line.replace(/^\s*\*?\s?/, '').trimEnd());
   const tagAt = lines.findIndex((line) => line.startsWith('@'));
-  const description = (tagAt === -1 ? lines : lines.slice(0, tagAt)).join('\n').trim();
-  return description ? { jsdoc: description } : {};
+  return (tagAt === -1 ? lines : lines.slice(0, tagAt)).join('\n').trim();
 }

@@ -1,15 +1,16 @@
 import {
   MANIFEST_FORMAT,
   type Manifest,
+  type ManifestGroup,
   type ManifestTool,
   type Size,
   type ToolSize,
 } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
+import type { ToolGroup } from '../manifest/tool-set.js';
 import { exportPath } from '../shared/build/export-path.js';
 import { GenerationalMemo } from '../shared/build/generational-memo.js';
-import { tokensOf } from './tokens.js';
 
 /** A prepared tool, and the export it was prepared from. */
 export interface EmittableTool {
@@ -22,6 +23,8 @@ export interface EmittableTool {
   readonly member?: string | number;
   /** What the tool costs as shown to a model: `toolSize(prepared)`, computed once with it. */
   readonly size: ToolSize;
+  /** The contract's `intents`: recorded in the manifest, never served. */
+  readonly intents?: readonly string[];
 }
 
 /** The order of a manifest tool's keys: what a reviewer reads first comes first. */
@@ -72,9 +75,10 @@ export function byName(tools: readonly EmittableTool[]): EmittableTool[] {
  */
 export function emitManifest(
   tools: readonly EmittableTool[],
-  extensionKeys: readonly string[],
+  set: { readonly extensionKeys: readonly string[]; readonly groups: readonly ToolGroup[] },
   entries: ManifestEntries = new GenerationalMemo(),
 ): { manifest: Manifest; text: string } {
+  const { extensionKeys } = set;
   const emitted = byName(tools).map((tool) =>
     entries.take(
       `${tool.prepared.digest}\u0000${tool.file}#${exportPath(tool.exportName, tool.member)}`,
@@ -83,10 +87,19 @@ export function emitManifest(
   );
   const entriesOf = emitted.map(({ entry }) => entry);
   const profileTotals = totalsByProfile(entriesOf);
+  const groups = set.groups.map((group): ManifestGroup => {
+    const members = entriesOf.filter((tool) => tool.groups?.includes(group.name));
+    return {
+      ...group,
+      tools: members.map((tool) => tool.name),
+      size: sumOf(members.map((tool) => tool.size)),
+    };
+  });
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
     extensionKeys,
     tools: entriesOf,
+    ...(groups.length > 0 ? { groups } : {}),
     totals: {
       tools: emitted.length,
       ...sumOf(entriesOf.map((entry) => entry.size)),
@@ -101,13 +114,10 @@ export function emitManifest(
   const keys = nested(extensionKeys);
   return {
     manifest,
-    text: `{\n  "format": ${MANIFEST_FORMAT},\n  "extensionKeys": ${keys},\n  "tools": ${toolsText},\n  "totals": ${totals}\n}\n`,
+    text: `{\n  "format": ${MANIFEST_FORMAT},\n  "extensionKeys": ${keys},\n  "tools": ${toolsText},\n${
+      manifest.groups ? `  "groups": ${nested(manifest.groups)},\n` : ''
+    }  "totals": ${totals}\n}\n`,
   };
-}
-
-function sizeOf(shown: unknown): Size {
-  const text = JSON.stringify(shown);
-  return { bytes: Buffer.byteLength(text), tokens: tokensOf(text) };
 }
 
 function sumOf(sizes: readonly Size[]): Size {
@@ -126,22 +136,7 @@ function totalsByProfile(tools: readonly ManifestTool[]): ManifestTool['size']['
   );
 }
 
-/**
- * The tool as a model is shown it, in bytes and tokens: its `tools/list` entry, and under each
- * profile what a provider is sent (its name, its description and the profile's document).
- */
-export function toolSize(prepared: PreparedTool): ToolSize {
-  const profiles = Object.entries(prepared.profiles ?? {}).map(([name, document]) => [
-    name,
-    sizeOf({ name: prepared.name, description: prepared.description, parameters: document.inputSchema }),
-  ]);
-  return {
-    ...sizeOf(listedAs(prepared)),
-    ...(profiles.length > 0 ? { profiles: Object.fromEntries(profiles) } : {}),
-  };
-}
-
-function manifestEntry({ prepared, file, exportName, member, size }: EmittableTool): {
+function manifestEntry({ prepared, file, exportName, member, size, intents }: EmittableTool): {
   entry: ManifestTool;
   text: string;
 } {
@@ -149,25 +144,11 @@ function manifestEntry({ prepared, file, exportName, member, size }: EmittableTo
     ...prepared,
     source: `${file}#${exportPath(exportName, member)}`,
     size,
+    intents,
   };
   const entry = Object.fromEntries(
     TOOL_KEY_ORDER.filter((name) => tool[name] !== undefined).map((name) => [name, tool[name]]),
   ) as unknown as ManifestTool;
   // Indented by split and join: a global replace here leaves a rope that every later join re-walks.
   return { entry, text: JSON.stringify(entry, null, 2).split('\n').join('\n    ') };
-}
-
-/**
- * The tool's `tools/list` entry: what a model is shown. Its icons are left out: they are drawn for
- * a person, and a `data:` URI would count thousands of tokens that no model reads.
- */
-function listedAs(tool: PreparedTool): object {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: tool.inputSchema.mcp,
-    outputSchema: tool.outputSchema,
-    annotations: tool.annotations,
-  };
 }

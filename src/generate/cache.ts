@@ -9,6 +9,7 @@ import type { ToolSize } from '../manifest/manifest.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { PreparedExtension } from '../prepare/extension.js';
+import type { DeclaredDisclosure } from '../prepare/surface-arrangement.js';
 import { canonicalJson } from '../shared/build/canonical-json.js';
 import type { StampOf } from '../shared/build/file-stamp.js';
 import type { Problem } from '../shared/build/problems.js';
@@ -25,6 +26,8 @@ export interface CachedFile {
     readonly prepared: PreparedTool;
     readonly size: ToolSize;
     readonly hidden: number;
+    readonly declared: DeclaredDisclosure;
+    readonly intents?: readonly string[];
   }[];
   readonly warnings: readonly Problem[];
 }

@@ -3,6 +3,7 @@ import type { ResolvedToolprepConfig } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ToolContract } from '../contract/types.js';
 import { type ContractRef, findContracts } from '../discover/find-contracts.js';
+import { groupFolderDescription } from '../discover/group-folders.js';
 import { emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
 import type { GeneratedFile } from '../emit/write-files.js';
@@ -11,6 +12,7 @@ import { captureProjectHandshake } from '../load/mcp-handshake.js';
 import type { Manifest } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { prepareExtension } from '../prepare/extension.js';
+import { arrangeSurface } from '../prepare/surface-arrangement.js';
 import { plural } from '../shared/build/plural.js';
 import type { Problem } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
@@ -123,11 +125,21 @@ export async function generateProject(
       continue;
     }
     warnings.push(...hit.warnings);
-    for (const { exportName, member, prepared, size, hidden = 0 } of hit.tools) {
+    for (const { exportName, member, prepared, size, hidden = 0, declared, intents } of hit.tools) {
       const ref = refs.find(
         (candidate) => candidate.exportName === exportName && candidate.member === member,
       ) as ContractRef;
-      found.push({ prepared, file, exportName, member, size, ref, hidden });
+      found.push({
+        prepared,
+        file,
+        exportName,
+        member,
+        size,
+        ref,
+        hidden,
+        declared,
+        ...(intents ? { intents } : {}),
+      });
     }
   }
   if (toLoad.length > 20) options.progress?.(`[toolprep] loading ${toLoad.length} contract files…`);
@@ -144,12 +156,14 @@ export async function generateProject(
       const tools = await Promise.all(result.tools.map((tool) => withPass(tool, module)));
       found.push(...tools);
       if (cache && module && result.problems.length === 0) {
-        const entries = tools.map(({ exportName, member, prepared, size, hidden }) => ({
+        const entries = tools.map(({ exportName, member, prepared, size, hidden, declared, intents }) => ({
           exportName,
           member,
           prepared,
           size,
           hidden,
+          declared,
+          ...(intents ? { intents } : {}),
         }));
         cache.store(file, {
           key: cache.keyOf(refs),
@@ -165,6 +179,21 @@ export async function generateProject(
   const planned = budgetFoundStrictRequests(found, config);
   found.splice(0, found.length, ...planned.tools);
   warnings.push(...planned.warnings);
+  const arrangement = arrangeSurface(
+    found.map((tool) => ({
+      ...tool,
+      bytes: tool.size.bytes,
+      tokens: () => tool.size.tokens,
+      line: tool.ref.line,
+    })),
+    config,
+    (folder) => groupFolderDescription(root, folder),
+  );
+  found.forEach((tool, index) => {
+    found[index] = { ...tool, prepared: arrangement.tools[index] as PreparedTool };
+  });
+  problems.push(...arrangement.problems);
+  warnings.push(...arrangement.warnings);
   if (config.budget) problems.push(...budgetOverruns(found, config.budget));
   if (problems.length === 0 && found.length === 0 && !config.allowEmpty)
     problems.push({
@@ -201,7 +230,11 @@ export async function generateProject(
       message: `the MCP SDK's first answers could not be captured: ${capture.failure}`,
       hint: 'a server then loads the SDK before it answers initialize; check that @modelcontextprotocol/sdk and toolprep are installed together',
     });
-  const { manifest, text: manifestText } = emitManifest(found, extension.keys, state.manifestEntries);
+  const { manifest, text: manifestText } = emitManifest(
+    found,
+    { extensionKeys: extension.keys, groups: arrangement.groups },
+    state.manifestEntries,
+  );
   const moduleText = emitModule(
     found,
     {
@@ -209,6 +242,7 @@ export async function generateProject(
       importExtension: config.importExtension,
       extensionKeys: extension.keys,
       extensionLibrary: extension.library?.name,
+      groups: arrangement.groups,
       ...('handshake' in capture && capture.handshake ? { handshake: capture.handshake } : {}),
     },
     state.moduleTexts,

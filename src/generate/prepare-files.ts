@@ -2,10 +2,12 @@ import path from 'node:path';
 import { prepareSettingsOf, type ResolvedToolprepConfig } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ContractRef } from '../discover/find-contracts.js';
-import { type EmittableTool, toolSize } from '../emit/manifest.js';
+import type { EmittableTool } from '../emit/manifest.js';
 import type { LoadedModule } from '../load/load-modules.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
 import { budgetStrictRequests } from '../prepare/profiles/request-budget.js';
+import { type DeclaredDisclosure, declaredDisclosureOf } from '../prepare/surface-arrangement.js';
+import { toolSize } from '../prepare/tool-size.js';
 import { exportPath } from '../shared/build/export-path.js';
 import { type Problem, placed, ToolprepError } from '../shared/build/problems.js';
 import { isPlainObject } from '../shared/run/is-record.js';
@@ -13,6 +15,8 @@ import { isPlainObject } from '../shared/run/is-record.js';
 /** A prepared tool with the export it came from. */
 export type FoundTool = EmittableTool & {
   readonly ref: ContractRef;
+  /** What the contract says of its group and loading, for the set-wide arrangement. */
+  readonly declared: DeclaredDisclosure;
   /** Rules its parser enforces that its documents do not show, as many as a short pass found. */
   readonly hidden: number;
 };
@@ -80,7 +84,11 @@ export function prepareFile(
         exportName: ref.exportName,
         member: ref.member,
         size,
+        ...(contract.intents === undefined
+          ? {}
+          : { intents: contract.intents.map((intent) => intent.trim()) }),
         ref,
+        declared: declaredDisclosureOf(contract),
         hidden: 0,
       });
     } catch (error) {

@@ -1,6 +1,7 @@
 import { builderOf, unreadableSchemaHint } from '../adapters/builders.js';
 import { type FoundMisreading, misreadingsOf } from '../adapters/misreadings.js';
 import type { SchemaBuilder } from '../adapters/types.js';
+import { GROUP_NAME } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
 import { checkToolName, deriveToolName, type NameRule } from '../contract/names.js';
 import {
@@ -85,6 +86,7 @@ export function checkContract(
   checkKeys(name, contract, report);
   checkAnnotations(name, contract.annotations, report);
   checkTitleAndIcons(name, contract, report);
+  checkDisclosure(name, contract, report);
   const problemsBeforeSchemas = problems.length;
   const schemas: ContractSchemas = {};
   for (const field of ['input', 'params', 'output'] as const) {
@@ -137,10 +139,26 @@ export function checkContract(
   if (contract.meta !== undefined && !isPlainObject(contract.meta)) {
     report({ code: 'meta-not-object', tool: name, field: 'meta', message: 'must be a plain object' });
   }
+  for (const [key, spelling] of Object.entries(DISCLOSURE_SPELLINGS))
+    if (isPlainObject(contract.meta) && key in contract.meta)
+      report({
+        code: 'unknown-key',
+        tool: name,
+        field: `meta.${key}`,
+        message: `"${key}" is written by toolprep from the contract`,
+        hint: spelling,
+      });
   return convertible ? { name, description, schemas } : { name, description };
 }
 
 type Report = (problem: Omit<Problem, 'severity'>) => void;
+
+/** The `_meta` keys toolprep writes of a tool's place in a large set, and what to write instead. */
+const DISCLOSURE_SPELLINGS: Readonly<Record<string, string>> = {
+  'io.modelcontextprotocol/groups': "give the contract `group: 'name'`, or name it in the config's `groups`",
+  'anthropic/alwaysLoad': "write `loading: 'eager'`",
+  'anthropic/searchHint': "write `searchHint: '…'`",
+};
 
 /**
  * What a key `defineTool` does not take is in toolprep, where it has a meaning: the MCP SDK's
@@ -231,6 +249,53 @@ function checkTitleAndIcons(tool: string, contract: ToolContract, report: Report
       bad('.sizes', `must be a list of sizes, each "WxH" ("48x48") or "any", not ${JSON.stringify(sizes)}`);
     if (theme !== undefined && theme !== 'light' && theme !== 'dark')
       bad('.theme', `must be "light" or "dark", not ${JSON.stringify(theme)}`);
+  });
+}
+
+/** A search hint longer than this reads as a second description, which it is not. */
+const SEARCH_HINT_LIMIT = 200;
+
+/** `group`, `loading`, `searchHint` and `intents`: how the tool is found in a large set. */
+function checkDisclosure(tool: string, contract: ToolContract, report: Report): void {
+  const { group, loading, searchHint, intents } = contract as Record<string, unknown>;
+  if (group !== undefined && (typeof group !== 'string' || !GROUP_NAME.test(group)))
+    report({
+      code: 'invalid-group',
+      tool,
+      field: 'group',
+      message: `must be a group name (1–64 of a-z, 0-9 and -), not ${JSON.stringify(group)}`,
+    });
+  if (loading !== undefined && loading !== 'eager' && loading !== 'deferred')
+    report({
+      code: 'invalid-loading',
+      tool,
+      field: 'loading',
+      message: `must be "eager" or "deferred", not ${JSON.stringify(loading)}`,
+    });
+  if (
+    searchHint !== undefined &&
+    (typeof searchHint !== 'string' || searchHint.trim() === '' || searchHint.length > SEARCH_HINT_LIMIT)
+  )
+    report({
+      code: 'invalid-search-hint',
+      tool,
+      field: 'searchHint',
+      message: `must be a non-empty string of at most ${SEARCH_HINT_LIMIT} characters`,
+      hint: "a few words a search should match: searchHint: 'refund chargeback dispute'",
+    });
+  if (intents === undefined) return;
+  if (!Array.isArray(intents)) {
+    report({ code: 'invalid-intents', tool, field: 'intents', message: 'must be a list of requests' });
+    return;
+  }
+  intents.forEach((intent: unknown, index) => {
+    if (typeof intent !== 'string' || intent.trim() === '')
+      report({
+        code: 'invalid-intents',
+        tool,
+        field: `intents[${index}]`,
+        message: `must be a non-empty string, not ${JSON.stringify(intent)}`,
+      });
   });
 }
 

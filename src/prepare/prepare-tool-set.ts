@@ -1,13 +1,16 @@
+import type { z } from 'zod';
 import { builderOf } from '../adapters/builders.js';
-import { parseOptions, prepareOptionsSchema } from '../config/options.js';
+import { parseOptions, prepareOptionsSchema, surfaceOptionsSchema } from '../config/options.js';
 import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { PreparedToolSet } from '../manifest/tool-set.js';
-import { formatProblem, type Problem } from '../shared/build/problems.js';
+import { formatProblem, type Problem, ToolprepError } from '../shared/build/problems.js';
 import { prepareExtension } from './extension.js';
 import { type PrepareToolOptions, prepareTool } from './prepare-tool.js';
 import { budgetStrictRequests } from './profiles/request-budget.js';
+import { arrangeSurface, declaredDisclosureOf } from './surface-arrangement.js';
+import { listedBytes, toolSize } from './tool-size.js';
 
 /**
  * What the generated module's `tools` gives, made in this process from contracts at hand (by export
@@ -16,14 +19,21 @@ import { budgetStrictRequests } from './profiles/request-budget.js';
  */
 export function prepareToolSet(
   contracts: Readonly<Record<string, ToolContract>>,
-  options: Omit<PrepareToolOptions, 'exportName' | 'description'> = {},
+  options: Omit<PrepareToolOptions, 'exportName' | 'description'> &
+    Partial<z.input<typeof surfaceOptionsSchema>> = {},
 ): PreparedToolSet {
-  const { warn = (problem: Problem) => console.warn(formatProblem(problem)), ...settings } = options;
+  const {
+    warn = (problem: Problem) => console.warn(formatProblem(problem)),
+    groups,
+    loading,
+    ...settings
+  } = options;
   const resolved = parseOptions(prepareOptionsSchema, settings, 'prepareToolSet options');
+  const surface = parseOptions(surfaceOptionsSchema, { groups, loading }, 'prepareToolSet options');
   const { extend } = resolved;
   const each = Object.entries(contracts).map(([exportName, contract]) => ({
     contract,
-    tool: prepareTool(contract, { ...options, exportName }),
+    tool: prepareTool(contract, { ...settings, warn, exportName }),
   }));
   // Anthropic's per-request budget is the set's: checked, or planned, over every tool.
   const budgeted = budgetStrictRequests(
@@ -31,9 +41,20 @@ export function prepareToolSet(
     resolved,
   );
   for (const warning of budgeted.warnings) warn(warning);
+  const arrangement = arrangeSurface(
+    budgeted.tools.map((tool, index) => ({
+      prepared: tool,
+      declared: declaredDisclosureOf(each[index]?.contract as ToolContract),
+      bytes: listedBytes(tool),
+      tokens: () => toolSize(tool).tokens,
+    })),
+    surface,
+  );
+  if (arrangement.problems.length > 0) throw new ToolprepError(arrangement.problems);
+  for (const warning of arrangement.warnings) warn(warning);
   const prepared = each.map(({ contract }, index) => ({
     contract,
-    tool: budgeted.tools[index] as PreparedTool,
+    tool: arrangement.tools[index] as PreparedTool,
   }));
   const extension = prepareExtension(extend);
   // The run-time adapters of every library the contracts and the extension keys are written with.
@@ -48,5 +69,6 @@ export function prepareToolSet(
     prepared: prepared.map(({ tool }) => tool),
     load: Object.fromEntries(prepared.map(({ tool, contract }) => [tool.name, () => contract])),
     adapters: [...adapters],
+    ...(arrangement.groups.length > 0 ? { groups: arrangement.groups } : {}),
   };
 }

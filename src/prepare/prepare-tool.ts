@@ -168,6 +168,7 @@ export function prepareTool(
     description: identity.description,
     ...optional('title', contractFields.title),
     ...optional('icons', contractFields.icons),
+    ...optional('searchHint', contractFields.searchHint?.trim()),
     libraries: [...new Set(libraries)].sort(),
     inputSchema,
     ...optional('params', paramsKeys),

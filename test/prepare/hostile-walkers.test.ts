@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { draft07To202012 } from '../../src/adapters/documents.js';
-import { toolSize } from '../../src/emit/manifest.js';
+import { toolSize } from '../../src/prepare/tool-size.js';
 import { emitModule } from '../../src/emit/module.js';
 import { describeSurfaceChanges } from '../../src/emit/surface-diff.js';
 import { compileDocument } from '../../src/generate/document-validator.js';

@@ -63,7 +63,9 @@ export function toolServiceOf(runtime: ToolRuntime): ToolService {
 }
 
 function toolService(prepared: readonly PreparedTool[]): ToolService {
-  const tools = Object.freeze(prepared.map(toListedTool));
+  // `anthropic/alwaysLoad` says a tool is not deferred: it means something only beside deferred ones.
+  const anyDeferred = prepared.some((tool) => tool.loading === 'deferred');
+  const tools = Object.freeze(prepared.map((tool) => toListedTool(tool, anyDeferred)));
   const outputs = new Set(prepared.filter((tool) => tool.outputSchema).map((tool) => tool.name));
   const pages = new Map<string, ListedPage>();
   const texts = new WeakMap<object, string>();
@@ -103,7 +105,20 @@ function toolService(prepared: readonly PreparedTool[]): ToolService {
   };
 }
 
-function toListedTool(tool: PreparedTool): Tool {
+/** The `_meta` keys clients read of a tool's place in a large set (docs/guide/large-tool-sets.md). */
+const DISCLOSURE_META = {
+  groups: 'io.modelcontextprotocol/groups',
+  alwaysLoad: 'anthropic/alwaysLoad',
+  searchHint: 'anthropic/searchHint',
+} as const;
+
+function toListedTool(tool: PreparedTool, anyDeferred: boolean): Tool {
+  const meta = {
+    ...tool.meta,
+    ...(tool.groups ? { [DISCLOSURE_META.groups]: tool.groups } : {}),
+    ...(anyDeferred && tool.loading !== 'deferred' ? { [DISCLOSURE_META.alwaysLoad]: true } : {}),
+    ...(tool.searchHint === undefined ? {} : { [DISCLOSURE_META.searchHint]: tool.searchHint }),
+  };
   return Object.freeze({
     name: tool.name,
     ...(tool.title === undefined ? {} : { title: tool.title }),
@@ -112,7 +127,7 @@ function toListedTool(tool: PreparedTool): Tool {
     inputSchema: tool.inputSchema.mcp as Tool['inputSchema'],
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
-    ...(tool.meta ? { _meta: tool.meta } : {}),
+    ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
   });
 }
 

@@ -1,0 +1,43 @@
+import type { Size, ToolSize } from '../manifest/manifest.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
+import { tokensOf } from '../shared/build/tokens.js';
+
+/** The bytes of the tool's `tools/list` entry: a bound on its tokens, each of which is a byte or more. */
+export function listedBytes(prepared: PreparedTool): number {
+  return Buffer.byteLength(JSON.stringify(listedAs(prepared)));
+}
+
+function sizeOf(shown: unknown): Size {
+  const text = JSON.stringify(shown);
+  return { bytes: Buffer.byteLength(text), tokens: tokensOf(text) };
+}
+
+/**
+ * The tool as a model is shown it, in bytes and tokens: its `tools/list` entry, and under each
+ * profile what a provider is sent (its name, its description and the profile's document).
+ */
+export function toolSize(prepared: PreparedTool): ToolSize {
+  const profiles = Object.entries(prepared.profiles ?? {}).map(([name, document]) => [
+    name,
+    sizeOf({ name: prepared.name, description: prepared.description, parameters: document.inputSchema }),
+  ]);
+  return {
+    ...sizeOf(listedAs(prepared)),
+    ...(profiles.length > 0 ? { profiles: Object.fromEntries(profiles) } : {}),
+  };
+}
+
+/**
+ * The tool's `tools/list` entry: what a model is shown. Its icons are left out: they are drawn for
+ * a person, and a `data:` URI would count thousands of tokens that no model reads.
+ */
+function listedAs(tool: PreparedTool): object {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema.mcp,
+    outputSchema: tool.outputSchema,
+    annotations: tool.annotations,
+  };
+}
