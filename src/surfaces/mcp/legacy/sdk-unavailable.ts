@@ -41,10 +41,11 @@ export async function loadSdk<T>(load: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Whether a failed import says that the SDK itself is not installed, in the words of Node
- * (`Cannot find package '@modelcontextprotocol/sdk' imported from …`) and of Bun (`Cannot find
- * module '@modelcontextprotocol/sdk/…' from '…'`). A package the SDK needs that is missing names
- * that package instead, and is a load failure.
+ * Whether a failed import says that the SDK itself is not installed, as Node and Bun word it
+ * (`Cannot find package '@modelcontextprotocol/sdk' imported from …`), Deno (`Import
+ * "@modelcontextprotocol/sdk/…" not a dependency`) and `require` in a CommonJS bundle (`Cannot find
+ * module '…'`, `MODULE_NOT_FOUND`). A missing package that the SDK needs is named instead, its path
+ * unquoted after `imported from`: that is a load failure.
  */
 function isNotInstalled(thrown: unknown): boolean {
   const { code, message } = (thrown ?? {}) as { code?: unknown; message?: unknown };
@@ -56,7 +57,7 @@ function isNotInstalled(thrown: unknown): boolean {
 }
 
 /** The SDK, or a module of it, quoted as the specifier that was not found. */
-const SDK_SPECIFIER = /'@modelcontextprotocol\/sdk(?:\/[^']*)?'/;
+const SDK_SPECIFIER = /(['"])@modelcontextprotocol\/sdk(?:\/[^'"]*)?\1/;
 
 /** The refusal of one 2025 message, with the id it answers (null: the message was no request). */
 export interface SessionRefusal extends WireAnswer {
