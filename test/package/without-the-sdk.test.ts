@@ -56,6 +56,20 @@ import { runtime } from './runtime.js';
 const server = await serveHttp(runtime, { name: 'notes', version: '1.0.0' }, 0);
 console.log((server.address() as { port: number }).port);
 `,
+
+  // What a server of 2026-07-28 alone imports, for its declarations to be checked: each that
+  // needs the SDK's types would fail here. (The contracts' zod would add a minute of checking.)
+  'src/declarations.ts': `export { createMcpHttpHandler, serveHttp, serveStdio } from 'toolprep/mcp';
+export { createMcpFetchHandler } from 'toolprep/mcp/web';
+`,
+  'tsconfig.json': `{
+  "compilerOptions": {
+    "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true,
+    "noEmit": true, "skipLibCheck": false, "types": ["node"]
+  },
+  "files": ["src/declarations.ts"]
+}
+`,
 };
 
 const BUILDS = ['generated without the SDK', 'generated with the SDK, run without it'] as const;
@@ -83,6 +97,9 @@ beforeAll(async () => {
   execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: dir,
   });
+  // Node's types, for the type check (the same bytes as an install of @types/node).
+  mkdirSync(path.join(dir, 'node_modules/@types'), { recursive: true });
+  symlinkSync(path.join(REPO, 'node_modules/@types/node'), path.join(dir, 'node_modules/@types/node'), 'dir');
   // The built `toolprep` command, as `npx toolprep generate` runs it from @toolprep/build.
   const generate = () => {
     const result = spawnSync(process.execPath, [CLI, 'generate'], {
@@ -107,6 +124,18 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => {
   for (const folder of [dir, packs]) if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+test('the declarations of toolprep/mcp and toolprep/mcp/web check without the SDK’s, skipLibCheck off', () => {
+  const checked = spawnSync(
+    process.execPath,
+    [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', dir],
+    {
+      encoding: 'utf8',
+    },
+  );
+  expect(checked.stdout).toBe('');
+  expect(checked.status).toBe(0);
 });
 
 /** What a stream has written so far. */
