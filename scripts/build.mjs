@@ -10,7 +10,7 @@
 // bundler tests run the built packages, as a user does).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -135,6 +135,23 @@ async function vendor(bundle) {
   }
 }
 
+/**
+ * A declaration file whose imports of an optional peer dependency are each marked `@ts-ignore`: a
+ * project without that peer (a server of 2026-07-28 alone has no MCP SDK) type-checks toolprep's
+ * declarations with `skipLibCheck: false`, the peer's types being `any` there (decision 0043).
+ */
+function withOptionalPeersIgnored(text, packageJson) {
+  const optional = Object.entries(packageJson.peerDependenciesMeta ?? {})
+    .filter(([, meta]) => meta.optional)
+    .map(([name]) => name.replaceAll('/', '\\/'));
+  if (optional.length === 0) return text;
+  const peerImport = new RegExp(`^(import [^\\n]*from '(?:${optional.join('|')})(?:\\/[^']*)?';)$`, 'gm');
+  return text.replace(
+    peerImport,
+    (line) => `// @ts-ignore: an optional peer dependency, which a project may not have\n${line}`,
+  );
+}
+
 export async function build() {
   const hash = sourcesHash();
   rmSync(BUILD_DIST, { recursive: true, force: true });
@@ -169,7 +186,8 @@ export async function build() {
     entries.filter((file) => file.endsWith('.d.ts')),
   )) {
     mkdirSync(path.dirname(path.join(RUNTIME_DIST, file)), { recursive: true });
-    cpSync(path.join(BUILD_DIST, file), path.join(RUNTIME_DIST, file));
+    const text = readFileSync(path.join(BUILD_DIST, file), 'utf8');
+    writeFileSync(path.join(RUNTIME_DIST, file), withOptionalPeersIgnored(text, runtimePackage));
   }
   writeFileSync(path.join(RUNTIME_DIST, '.sources-hash'), `${hash}\n`);
 }

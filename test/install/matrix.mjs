@@ -6,7 +6,8 @@
 // which must write the same bytes), type-check (the project and its generated types against the
 // installed declarations; checking the declarations themselves is the production-install test's,
 // and would triple the time), serve a call (the shell surface; and MCP over stdio with the official client
-// where the project has the MCP SDK, whose zod must be 3.25 or later). Too slow for `npm test`:
+// where the project has the MCP SDK, whose zod must be 3.25 or later: a 2025 session; elsewhere
+// 2026-07-28, which needs no SDK, with the official v2 client). Too slow for `npm test`:
 // about ten minutes on two cores, most of it installing.
 //
 //   node test/install/matrix.mjs [--only=<manager>[,<manager>]] [--zod=<version>[,<version>]]
@@ -18,6 +19,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ensureBuilt } from '../../scripts/build.mjs';
@@ -76,8 +79,8 @@ const managers = option('only') ?? Object.keys(MANAGERS);
 const zods = option('zod') ?? ZODS;
 /**
  * The MCP SDK v1 declares zod ^3.25 || ^4, and beside zod 3.23 fails as it loads under pnpm, Yarn
- * and npm --legacy-peer-deps (docs/guide/projects.md): such a project gets no SDK, and the shell
- * surface alone.
+ * and npm --legacy-peer-deps (docs/guide/projects.md): such a project gets no SDK, and is served
+ * over MCP 2026-07-28 alone.
  */
 const hasSdk = (zod) => !zod.startsWith('3.23.');
 
@@ -112,7 +115,6 @@ async function runCell(manager, zod, tarballs) {
   };
   try {
     cpSync(TEMPLATE, dir, { recursive: true });
-    if (!hasSdk(zod)) rmSync(path.join(dir, 'src/server.ts'));
     for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
     const packageJson = {
       name: 'install-matrix',
@@ -178,26 +180,27 @@ async function runCell(manager, zod, tarballs) {
         problem: refused.output,
       });
     }
-    if (hasSdk(zod) && existsSync(path.join(dir, 'dist/server.js'))) steps.push(await callOverMcp(dir));
+    if (existsSync(path.join(dir, 'dist/server.js'))) steps.push(await callOverMcp(dir, hasSdk(zod)));
     return steps;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The built MCP server over stdio, with the official client: lists the tools, repairs a call. */
-async function callOverMcp(dir) {
+/**
+ * The built MCP server over stdio, with an official client: lists the tools, repairs a call. A
+ * project with the SDK is served a 2025 session (the v1 client); one without, 2026-07-28 (the v2
+ * client), which toolprep serves with no SDK (decision 0043).
+ */
+async function callOverMcp(dir, withSdk) {
   const started = performance.now();
-  const client = new Client({ name: 'install-matrix', version: '1.0.0' });
+  const info = { name: 'install-matrix', version: '1.0.0' };
+  const spawned = { command: process.execPath, args: ['dist/server.js'], cwd: dir, stderr: 'pipe' };
+  const client = withSdk
+    ? new Client(info)
+    : new ClientV2(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   try {
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ['dist/server.js'],
-        cwd: dir,
-        stderr: 'pipe',
-      }),
-    );
+    await client.connect(withSdk ? new StdioClientTransport(spawned) : new StdioClientTransportV2(spawned));
     const { tools } = await client.listTools();
     const answer = await client.callTool({
       name: 'place_window',

@@ -1,11 +1,12 @@
 import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packPackages, REPO } from '../../scripts/packages.mjs';
+import { writeFiles } from '../support/fixture-project.js';
 
 /**
  * A production install carries only what runs (decision 0021): a server project installs the
@@ -98,10 +99,7 @@ beforeAll(() => {
   const tarballs = packPackages(packs);
   const tarball = (name: string) => `file:${tarballs[name]}`;
   dir = mkdtempSync(path.join(tmpdir(), 'toolprep-production-'));
-  for (const [file, text] of Object.entries(FILES)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
+  writeFiles(dir, FILES);
   const packageJson = {
     name: 'server',
     private: true,

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -8,6 +8,14 @@ import { BUILD_PACKAGE, bundleServers, linkPackages, REPO } from '../../scripts/
 export { BUILD_PACKAGE, linkPackages, REPO };
 /** The built `toolprep` command, from `@toolprep/build`; `REPO` itself is the built `toolprep`. */
 export const CLI = path.join(BUILD_PACKAGE, 'dist/src/cli/main.js');
+
+/** Writes each file of a project (its path in `dir` → its text), with its folders. */
+export function writeFiles(dir: string, files: Readonly<Record<string, string>>): void {
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+}
 
 export interface FixtureProject {
   readonly dir: string;

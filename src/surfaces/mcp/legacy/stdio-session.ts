@@ -2,15 +2,12 @@ import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
-import { failureOf } from '../../../shared/run/on-error.js';
-import {
-  type AttachToolsOptions,
-  type McpServerInfo,
-  type ToolService,
-  toolServiceOf,
-} from '../service/tool-service.js';
-import { jsonOfLine, sdkResponseText } from '../wire/jsonrpc.js';
+import { isRecord } from '../../../shared/run/is-record.js';
+import { failureOf, type OnError } from '../../../shared/run/on-error.js';
+import { type AttachToolsOptions, type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
+import { ERRORS, errorText, idOf, jsonOfLine, sdkResponseText } from '../wire/jsonrpc.js';
 import type { FirstAnswers } from './first-answers.js';
+import { loadSdk, SdkUnavailableError, sessionRefusals } from './sdk-unavailable.js';
 
 /**
  * A 2025 session over stdio: its first messages answered from the prepared bytes, then the SDK v1's
@@ -18,10 +15,20 @@ import type { FirstAnswers } from './first-answers.js';
  * `tools/list` page from its JSON text.
  */
 
-/** The SDK's transport for stdio, writing each prepared `tools/list` page from its JSON text. */
-async function preparedStdioTransport(service: ToolService, input: Readable, output: Writable) {
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  return new (class extends StdioServerTransport {
+/** The SDK's server for the runtime, connected to stdio through these streams. */
+export async function connectStdio(
+  runtime: ToolRuntime,
+  info: McpServerInfo,
+  options: AttachToolsOptions,
+  input: Readable,
+  output: Writable,
+): Promise<Server> {
+  const [{ createMcpServer }, { StdioServerTransport }] = await loadSdk(() =>
+    Promise.all([import('./sdk-v1.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]),
+  );
+  const service = toolServiceOf(runtime);
+  // The SDK's transport, writing each prepared `tools/list` page from its JSON text.
+  const transport = new (class extends StdioServerTransport {
     override send(message: JSONRPCMessage): Promise<void> {
       const result = 'result' in message ? message.result : undefined;
       const text = service.textOf(result);
@@ -33,26 +40,25 @@ async function preparedStdioTransport(service: ToolService, input: Readable, out
       });
     }
   })(input, output);
-}
-
-/** The SDK's server for the runtime, connected to stdio through these streams. */
-export async function connectStdio(
-  runtime: ToolRuntime,
-  info: McpServerInfo,
-  options: AttachToolsOptions,
-  input: Readable,
-  output: Writable,
-): Promise<Server> {
-  const { createMcpServer } = await import('./sdk-v1.js');
   const server = createMcpServer(runtime, info, options);
-  await server.connect(await preparedStdioTransport(toolServiceOf(runtime), input, output));
+  await server.connect(transport);
   return server;
 }
 
 interface LegacyStdio {
   /** Takes a 2025 session's message (the line as read): answered from the prepared bytes, or given to the SDK. */
   take(line: Buffer, message: unknown): void;
+  /** The SDK's server, connected now if it is not yet; rejects with `SdkUnavailableError` without the SDK. */
   server(): Promise<Server>;
+  /** Connects the SDK's server now, if it can: without it, 2025 clients are refused when they come. */
+  preload(): Promise<void>;
+}
+
+/** A message the SDK is to be given when it takes over, and whether it still awaits an answer. */
+interface ForTheSdk {
+  readonly line: Buffer;
+  readonly message: unknown;
+  readonly awaitsAnswer: boolean;
 }
 
 /**
@@ -60,23 +66,45 @@ interface LegacyStdio {
  * can be; the first message that needs the SDK (or the first `tools/list` answered) starts loading
  * it. When it is connected, it is given, in order, every message it must know of (the answered
  * `initialize` among them, whose answer it then writes and is taken back, since the client has it),
- * then each message as it comes.
+ * then each message as it comes. When it cannot be (not installed, decision 0043), every request
+ * that waits for it and every later one is refused, and the failure reported once.
  */
 export function legacyStdio(
   first: FirstAnswers | undefined,
   connect: (input: Readable, output: Writable) => Promise<Server>,
-  onerror: (error: Error) => void,
+  onerror: OnError,
 ): LegacyStdio {
   const { stdout } = process;
-  const forTheSdk: Buffer[] = [];
+  const forTheSdk: ForTheSdk[] = [];
   let input: Writable | undefined;
   let sdkNeeded = !first;
   /** The `initialize` answer already sent, until the SDK's own is taken back. */
   let sentInitialize: { id: unknown; text: string } | undefined;
+  /** How a request is answered once the SDK has failed to take the session over. */
+  let refuse: ((message: unknown) => void) | undefined;
+  const refusal = sessionRefusals(onerror);
+
+  const failed = (error: unknown) => {
+    if (error instanceof SdkUnavailableError)
+      refuse = (message) => {
+        const refused = refusal(message, error);
+        if (refused.id !== null) stdout.write(`${refused.body}\n`);
+      };
+    else {
+      onerror(failureOf('the MCP SDK could not take the session over', error));
+      refuse = (message) => {
+        const id = isRecord(message) ? idOf(message) : null;
+        if (id !== null)
+          stdout.write(`${errorText(id, { code: ERRORS.internal.code, message: 'Internal error' })}\n`);
+      };
+    }
+    for (const waiting of forTheSdk.splice(0)) if (waiting.awaitsAnswer) refuse(waiting.message);
+  };
 
   let handover: Promise<Server> | undefined;
   const handOver = (): Promise<Server> => {
-    handover ??= (async () => {
+    if (handover) return handover;
+    handover = (async () => {
       // Imported here: loading node:stream costs 4 ms at start-up.
       const { PassThrough, Writable } = await import('node:stream');
       const sdkInput = new PassThrough();
@@ -97,17 +125,27 @@ export function legacyStdio(
         },
       });
       const server = await connect(sdkInput, output);
-      for (const line of forTheSdk) sdkInput.write(line);
-      forTheSdk.length = 0;
+      for (const { line } of forTheSdk.splice(0)) sdkInput.write(line);
       input = sdkInput;
       return server;
     })();
+    // Reported here, once: every caller gets the same promise.
+    handover.catch(failed);
     return handover;
   };
 
   return {
     server: handOver,
+    preload: () =>
+      handOver().then(
+        () => {},
+        () => {},
+      ),
     take(line, message) {
+      if (refuse) {
+        refuse(message);
+        return;
+      }
       const withNewline = Buffer.concat([line, NEWLINE]);
       if (input) {
         input.write(withNewline);
@@ -116,24 +154,19 @@ export function legacyStdio(
       const answer = sdkNeeded || !first ? undefined : first.answer(message);
       // Only one initialize is answered here; the SDK answers any other.
       if (answer === undefined || (answer.kind === 'answer' && answer.replay && sentInitialize)) {
-        forTheSdk.push(withNewline);
+        forTheSdk.push({ line: withNewline, message, awaitsAnswer: true });
         sdkNeeded = true;
-        handOver().catch((error: unknown) =>
-          onerror(failureOf('the MCP SDK could not take the session over', error)),
-        );
+        void handOver();
         return;
       }
       if (answer.kind === 'answer') stdout.write(`${answer.text}\n`);
-      if (answer.kind === 'replay' || answer.replay) forTheSdk.push(withNewline);
+      if (answer.kind === 'replay' || answer.replay)
+        forTheSdk.push({ line: withNewline, message, awaitsAnswer: false });
       if (answer.kind === 'answer' && answer.replay)
         sentInitialize = { id: (message as { id: unknown }).id, text: answer.text };
       // Loaded once the tools are listed, between the first answers and the first call.
       else if ((message as { method?: unknown }).method === 'tools/list' && handover === undefined)
-        setImmediate(() =>
-          handOver().catch((error: unknown) =>
-            onerror(failureOf('the MCP SDK could not take the session over', error)),
-          ),
-        );
+        setImmediate(() => void handOver());
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { failureOf, logError } from '../../../shared/run/on-error.js';
 import { type FirstAnswers, firstAnswers, firstHttpAnswer } from '../legacy/first-answers.js';
+import { loadSdk, SdkUnavailableError, sessionRefusals } from '../legacy/sdk-unavailable.js';
 import { type ModernServing, modernServing } from '../modern/server.js';
 import { type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
 import { isModernMessage } from '../wire/envelope.js';
@@ -54,8 +55,10 @@ export function httpExchange(
   const preflight = preflightHeaders(toolServiceOf(runtime));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const onerror = options.onerror ?? logError;
-  // The 2025 exchange (the SDK's transport) is loaded by the first request that needs it.
-  let legacy: Promise<LegacyExchange> | undefined;
+  // The 2025 exchange (the SDK's transport) is loaded by the first request that needs it; without
+  // the SDK, 2025 requests are refused and 2026-07-28 ones served (decision 0043).
+  let legacy: Promise<LegacyExchange | SdkUnavailableError> | undefined;
+  const refusal = sessionRefusals(onerror);
 
   return async (port, parsedBody) => {
     const cors = corsHeaders(port.request, options);
@@ -102,10 +105,14 @@ export function httpExchange(
       return port.relay(await features(port.asRequest(text), body), cors);
     }
     if (route.kind === 'legacy') {
-      legacy ??= import('./legacy-exchange.js').then((loaded) =>
-        loaded.legacyExchange(runtime, info, options, sessionOptions),
+      legacy ??= loadSdk(() => import('./legacy-exchange.js')).then(
+        (loaded) => loaded.legacyExchange(runtime, info, options, sessionOptions),
+        (error: SdkUnavailableError) => error,
       );
-      return (await legacy)(port, body, text, cors, withCors);
+      const exchange = await legacy;
+      if (!(exchange instanceof SdkUnavailableError)) return exchange(port, body, text, cors, withCors);
+      const refused = refusal(body, exchange);
+      return port.reply(refused.status, withCors(JSON_HEADERS), refused.body);
     }
     const work = modern.accept(body, request.header);
     if (!('run' in work))

@@ -1,6 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { answersByStream } from '../legacy/first-answers.js';
+import { createMcpServer } from '../legacy/sdk-v1.js';
 import type { McpSessionOptions, SessionTable } from '../legacy/sessions.js';
 import type { McpServerInfo } from '../service/tool-service.js';
 import { JSON_HEADERS } from '../wire/jsonrpc.js';
@@ -18,8 +19,9 @@ export type LegacyExchange = <Reply>(
 /**
  * A 2025 request, answered by the SDK's web-standard transport on every runtime: stateless by
  * default, a fresh server per request, closed once its answer is out or the client goes (a JSON
- * answer at once, a stream when it ends); or, with `sessions`, the session's transport. The SDK
- * is loaded on the first request that needs it: a server that sees no 2025 client never pays for it.
+ * answer at once, a stream when it ends); or, with `sessions`, the session's transport. This
+ * module is the SDK: it is loaded on the first request that needs it, so that a server that sees
+ * no 2025 client never pays for it, nor needs it installed.
  */
 export function legacyExchange(
   runtime: ToolRuntime,
@@ -29,7 +31,6 @@ export function legacyExchange(
 ): LegacyExchange {
   let sessions: SessionTable<WebStandardStreamableHTTPServerTransport> | undefined;
   return async (port, body, text, cors, withCors) => {
-    const { createMcpServer } = await import('../legacy/sdk-v1.js');
     const makeServer = () => options.server?.() ?? createMcpServer(runtime, info, options);
     const request = port.asRequest(text);
     if (sessionOptions) {

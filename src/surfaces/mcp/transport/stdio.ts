@@ -18,7 +18,8 @@ import { ERRORS, errorText, type Id, jsonOfLine } from '../wire/jsonrpc.js';
 export interface StdioServing {
   /**
    * The SDK's server, which answers a 2025 session's requests past the first ones: made when a
-   * request needs it, or just after the first `tools/list` has been answered. Calling this makes it now.
+   * request needs it, or just after the first `tools/list` has been answered. Calling this makes it now;
+   * it rejects when the SDK cannot be loaded (`@modelcontextprotocol/sdk` is an optional peer).
    */
   server(): Promise<Server>;
 }
@@ -33,7 +34,8 @@ export interface StdioOptions extends ModernOptions {
  * request (its `_meta` names the version) is answered on its own by toolprep, without the SDK. A
  * 2025 session's `initialize`, `ping` and `tools/list` are answered from the prepared bytes before
  * the SDK loads; the SDK's server then takes the session over, having been given the client's
- * `initialize` as if it had answered it.
+ * `initialize` as if it had answered it. Without the SDK installed, 2025 clients are refused with
+ * an answer that says what to install.
  */
 export async function serveStdio(
   runtime: ToolRuntime,
@@ -49,7 +51,9 @@ export async function serveStdio(
     (input, output) => connectStdio(runtime, info, options, input, output),
     onerror,
   );
-  if (!first) await legacy.server();
+  // Without prepared answers the SDK answers a session from its first message: loaded now, when
+  // it is installed; without it, 2026-07-28 is served and 2025 clients refused (decision 0043).
+  if (!first) await legacy.preload();
   const running = new Map<unknown, AbortController>();
   const write = (text: string) => stdout.write(`${text}\n`);
 
