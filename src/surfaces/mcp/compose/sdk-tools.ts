@@ -113,7 +113,7 @@ function registeredTools(mcpServer: object): object | undefined {
 }
 
 /** The names of the tools registered with the SDK on an `McpServer`. */
-export function sdkToolNames(mcpServer: object): readonly string[] {
+function sdkToolNames(mcpServer: object): readonly string[] {
   return Object.keys(registeredTools(mcpServer) ?? {});
 }
 
