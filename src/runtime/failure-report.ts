@@ -1,4 +1,4 @@
-import { describeFailure, type FailureLog, failureLog } from '../shared/run/on-error.js';
+import { describeFailure, failureLog } from '../shared/run/on-error.js';
 import type { ToolErrorCode, ToolHooks } from './call-types.js';
 
 /**
@@ -21,7 +21,8 @@ const KINDS: Partial<Record<ToolErrorCode, string>> = {
 /** JSON-RPC's "invalid params", which a handler throws to refuse its arguments (the SDKs' `McpError`). */
 const INVALID_PARAMS = -32602;
 
-export function reportFailures(log: FailureLog = failureLog()): NonNullable<ToolHooks['error']> {
+export function reportFailures(): NonNullable<ToolHooks['error']> {
+  const log = failureLog();
   return ({ tool, error, cause }) => {
     const kind = KINDS[error.code];
     if (kind === undefined || error.result !== undefined || error.protocol?.code === INVALID_PARAMS) return;

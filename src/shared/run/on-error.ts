@@ -19,15 +19,15 @@ const REMEMBERED_CAUSES = 1000;
  * A log of its own: what it has seen is its own (each runtime has one, so that one server's
  * causes do not hide another's). Writes to stderr, never stdout, which a stdio server speaks on.
  */
-export function failureLog(write: (text: string) => void = writeStderr): FailureLog {
+export function failureLog(): FailureLog {
   const seen = new Map<string, number>();
   return (cause, text) => {
     const count = (seen.get(cause) ?? 0) + 1;
     if (count === 1 && seen.size >= REMEMBERED_CAUSES) seen.delete(seen.keys().next().value as string);
     seen.set(cause, count);
-    if (count === 1) write(text);
+    if (count === 1) writeStderr(text);
     else if (/^10+$/.test(String(count)))
-      write(`[toolprep] the same failure again, ${count} times in all: ${firstLine(text)}`);
+      writeStderr(`[toolprep] the same failure again, ${count} times in all: ${firstLine(text)}`);
   };
 }
 
