@@ -185,6 +185,48 @@ test('another message is another cause; another runtime logs its own', async () 
   ]);
 });
 
+test('a task whose run throws: logged once per cause, as any call', async () => {
+  const later = defineTool({ description: 'Queries, as a task.', input, task: 'required' });
+  const runtime = createToolRuntime(prepareToolSet({ later }), {
+    handlers: {
+      later: () => {
+        throw new Error('the database refused the query');
+      },
+    },
+  });
+  const handle = createMcpFetchHandler(runtime, INFO);
+  const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+  const post = async (method: string, params: Record<string, unknown>) => {
+    const response = await handle(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: requestHeaders(method, params),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method,
+          params: { ...params, _meta: requestMeta(TASKS) },
+        }),
+      }),
+    );
+    return (await response.json()).result as { taskId: string; status: string };
+  };
+  for (let run = 0; run < 3; run++) {
+    const { taskId } = await post('tools/call', { name: 'later', arguments: { token: SECRET } });
+    // The run is the executor's, in the background: asked after, a turn of the event loop apart, until it has ended.
+    let task = await post('tasks/get', { taskId });
+    while (task.status === 'working') {
+      await new Promise((resolve) => setImmediate(resolve));
+      task = await post('tasks/get', { taskId });
+    }
+    expect(task.status).toBe('completed');
+  }
+  expect(headings()).toEqual([
+    '[toolprep] tool "later" threw (HANDLER_ERROR): the database refused the query',
+  ]);
+  expect(written.join('')).not.toContain(SECRET);
+});
+
 test('a failure of the server outside a call (a hand-over that throws) is logged once per cause by default', async () => {
   const runtime = createToolRuntime(toolSet, { handlers });
   const handle = createMcpFetchHandler(runtime, INFO, {
