@@ -209,7 +209,8 @@ test('a task whose run throws: logged once per cause, as any call', async () => 
         }),
       }),
     );
-    return (await response.json()).result as { taskId: string; status: string };
+    const { result } = (await response.json()) as { result: { taskId: string; status: string } };
+    return result;
   };
   for (let run = 0; run < 3; run++) {
     const { taskId } = await post('tools/call', { name: 'later', arguments: { token: SECRET } });
