@@ -70,7 +70,10 @@ export type ToolHandler = (args: any, context: any) => unknown;
 export interface ToolHooks {
   before?(event: { tool: string; args: unknown; context: unknown }): void;
   after?(event: { tool: string; args: unknown; value: unknown; context: unknown; durationMs: number }): void;
-  /** Sees every failure: unknown tools, validation (refusals included) and handler errors. */
+  /**
+   * Sees every failure: unknown tools, validation (refusals included) and handler errors. Given,
+   * it replaces the default, which writes the server's own failures to stderr once per cause.
+   */
   error?(event: {
     tool: string;
     error: ToolError;

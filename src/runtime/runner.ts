@@ -25,6 +25,7 @@ import {
   type Served,
 } from './call-stages.js';
 import type { CallResult, ExtensionKeys, ToolHandler, ToolHooks } from './call-types.js';
+import { reportFailures } from './failure-report.js';
 
 export type {
   CallResult,
@@ -40,6 +41,11 @@ export type {
 // biome-ignore lint/suspicious/noExplicitAny: the extension values are whatever the schema parses to.
 export interface ToolRuntimeOptions<ExtensionValues = any> {
   readonly handlers: { readonly [name: string]: ToolHandler };
+  /**
+   * `error` replaces the default, which writes the server's failures (a contract that did not
+   * load, code that threw, a value its output schema refused) to stderr once per cause: give one,
+   * `error() {}` at the least, to keep the log quiet (decision 0044).
+   */
   readonly hooks?: ToolHooks;
   readonly extend?: ExtensionKeys<ExtensionValues>;
   /** Deeper nesting in arguments or JSON text is a validation error. Default 64. */
@@ -90,7 +96,8 @@ export function createToolRuntime<ExtensionValues>(
   // The schema libraries the contracts use, as the generated module hands them over.
   const adapterOf = (schema: unknown) => toolSet.adapters.find((adapter) => adapter.owns(schema));
   const keysOf = (schema: unknown): string[] => adapterOf(schema)?.keysOf(schema) ?? [];
-  const { handlers, hooks = {}, extend, maxDepth = 64, jitless } = options;
+  const { handlers, extend, maxDepth = 64, jitless } = options;
+  const hooks: ToolHooks = { error: reportFailures(), ...options.hooks };
   const served: Served = {
     tools,
     byName,

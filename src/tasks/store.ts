@@ -105,7 +105,7 @@ export interface TaskReporting {
   /**
    * Called with what goes wrong where no caller awaits it (a listener that threw, a background run
    * or read that failed), as the MCP SDK v2's `createMcpHandler` does: reporting only. Default:
-   * `console.error`.
+   * stderr, once per message (decision 0044); give one to replace it.
    */
   readonly onerror?: OnError;
 }

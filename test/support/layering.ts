@@ -48,6 +48,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     ...MCP_FLOORS,
     'surfaces/mcp/modern',
     'surfaces/mcp/legacy',
+    'surfaces/mcp/compose',
   ],
   'surfaces/mcp': [
     ...MCP_FLOORS,

@@ -16,7 +16,7 @@ import type { NewTask } from '../../src/tasks/store.js';
  * What goes wrong where nothing awaits it (a listener that throws, a run that fails in the
  * background, a connection that drops) reaches the `onerror` each store, executor and connection
  * is given, as an Error that says what failed with what was thrown as its `cause`; nothing reaches
- * the console. Without `onerror`, it is `console.error`. Fakes stand in for Redis: these are the
+ * the console. Without `onerror`, it is written to stderr, once per message (decision 0044). Fakes stand in for Redis: these are the
  * paths a healthy server never takes.
  */
 
@@ -33,8 +33,10 @@ const NEW_TASK: NewTask = {
 
 let consoleError: MockInstance;
 let consoleWarn: MockInstance;
+let stderrWrite: MockInstance;
 beforeEach(() => {
   consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+  stderrWrite = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
   consoleWarn = vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 afterEach(() => {
@@ -62,6 +64,7 @@ function expectReported(errors: readonly Error[], message: string, cause?: unkno
   if (cause !== undefined) expect(error?.cause).toBe(cause);
   expect(consoleError).not.toHaveBeenCalled();
   expect(consoleWarn).not.toHaveBeenCalled();
+  expect(stderrWrite).not.toHaveBeenCalled();
 }
 
 /** A connection whose commands answer from `reply`, and whose channel messages are sent by `publish`. */
@@ -101,17 +104,19 @@ test('memoryTaskStore: a listener that throws reaches onerror, and the other lis
   expect(heard).toEqual(['cancelled']);
 });
 
-test('memoryTaskStore without onerror: console.error, with the [toolprep] prefix', async () => {
-  const store = memoryTaskStore();
-  await store.create(NEW_TASK);
-  await store.watch(['task-1'], () => {
-    throw 'not an Error';
-  });
-  await store.cancel('task-1');
-  await vi.waitFor(() => expect(consoleError).toHaveBeenCalledTimes(1));
-  const [logged] = consoleError.mock.calls[0] as [Error];
-  expect(logged.message).toBe('[toolprep] a listener of the task task-1 threw: not an Error');
-  expect(logged.cause).toBe('not an Error');
+test('memoryTaskStore without onerror: stderr, with the [toolprep] prefix, once per message', async () => {
+  for (const store of [memoryTaskStore(), memoryTaskStore()]) {
+    await store.create(NEW_TASK);
+    await store.watch(['task-1'], () => {
+      throw 'not an Error';
+    });
+    await store.cancel('task-1');
+  }
+  await vi.waitFor(() => expect(stderrWrite).toHaveBeenCalled());
+  expect(stderrWrite.mock.calls).toEqual([
+    ['[toolprep] a listener of the task task-1 threw: not an Error\n'],
+  ]);
+  expect(consoleError).not.toHaveBeenCalled();
 });
 
 test('localExecutor: a run that rejects reaches onerror', async () => {

@@ -33,6 +33,9 @@ interface McpServerShape {
 /** The servers tools were attached to: a second runtime on one server would drop the first's tools. */
 const attached = new WeakSet<object>();
 
+/** Each `McpServer` whose SDK tools were composed, by its low-level server: what a hand-over gives. */
+const composedOnto = new WeakMap<object, object>();
+
 /**
  * Takes the SDK's own tool handlers off an `McpServer` and leaves the server believing they are
  * installed, so that a `registerTool` after this installs nothing (which would throw "A request
@@ -85,6 +88,7 @@ export function takeSdkToolHandlers(
   const call = taken['tools/call'];
   if (!list || !call || target._toolHandlersInitialized !== true) throw unknownShape(sdk);
   attached.add(mcpServer);
+  composedOnto.set(server, mcpServer);
   return { list, call };
 }
 
@@ -109,8 +113,42 @@ function registeredTools(mcpServer: object): object | undefined {
 }
 
 /** The names of the tools registered with the SDK on an `McpServer`. */
-export function sdkToolNames(mcpServer: object): readonly string[] {
+function sdkToolNames(mcpServer: object): readonly string[] {
   return Object.keys(registeredTools(mcpServer) ?? {});
+}
+
+/**
+ * Refuses, at start, a server that toolprep's own serving hands requests to while it answers a
+ * 2026-07-28 client's `tools/list` and `tools/call` itself from the prepared tools alone, when it
+ * has tools registered with the SDK: that client would not see them. `server` is an `McpServer`, or
+ * the low-level server of one whose tools `attachTools` composed; `where` names the option, and
+ * `instead` says how to serve such a server.
+ */
+export function refuseSdkTools(server: object, where: string, instead: string): void {
+  const names = sdkToolNames(composedOnto.get(server) ?? server);
+  if (names.length === 0) return;
+  throw new Error(
+    `[toolprep] ${where}: the McpServer has tools registered with the SDK's registerTool (${names.map((name) => `"${name}"`).join(', ')}), which toolprep's own serving would not list to a 2026-07-28 client: it answers tools/list and tools/call from the prepared tools alone. ${instead}, or move these tools to contracts (docs/guide/migrating-from-the-sdk.md)`,
+  );
+}
+
+/**
+ * `refuseSdkTools` for the `server` option of toolprep's HTTP serving, on one server made by its
+ * factory at start. A factory that throws is not refused here: it fails each request that needs
+ * it, reported to `onerror` there (decision 0036).
+ */
+export function refuseSdkToolsOfFactory(makeServer: () => object): void {
+  let server: object;
+  try {
+    server = makeServer();
+  } catch {
+    return;
+  }
+  refuseSdkTools(
+    server,
+    'the `server` option',
+    "Serve that server with the SDK's own transport instead (on SDK v2, createMcpHandler(() => attachTools(server, runtime)) serves both kinds of tools in both eras)",
+  );
 }
 
 /**

@@ -17,7 +17,8 @@ export interface ServingOptions {
   /**
    * Where serving reports what it cannot answer a client with (a task executor that did not start,
    * a hand-over that failed, an SDK that answers otherwise than the prepared bytes). Default:
-   * `console.error`. Tokens and arguments are never passed to it.
+   * stderr, once per message (decision 0044); give one to replace it. Tokens and arguments are
+   * never passed to it. A call's own failures are the runtime's `error` hook's.
    */
   readonly onerror?: OnError;
 }

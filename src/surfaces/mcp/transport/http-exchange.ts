@@ -1,5 +1,6 @@
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { failureOf, logError } from '../../../shared/run/on-error.js';
+import { refuseSdkToolsOfFactory } from '../compose/sdk-tools.js';
 import { type FirstAnswers, firstAnswers, firstHttpAnswer } from '../legacy/first-answers.js';
 import { loadSdk, SdkUnavailableError, sessionRefusals } from '../legacy/sdk-unavailable.js';
 import { type ModernServing, modernServing } from '../modern/server.js';
@@ -49,6 +50,8 @@ export function httpExchange(
   options: McpHttpOptions,
 ): HttpExchange {
   const sessionOptions = sessionOptionsOf(options);
+  // A 2026-07-28 client is answered here, without the `server`: its SDK tools would be missing there.
+  if (options.server) refuseSdkToolsOfFactory(options.server);
   const modern = modernServing(runtime, info, options);
   // The prepared 2025 answers, when toolprep makes the server and serves statelessly.
   const first = options.server || sessionOptions ? undefined : firstAnswers(runtime, info, options);

@@ -9,13 +9,13 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ToolRuntime } from '../../../runtime/runner.js';
-import type { OnError } from '../../../shared/run/on-error.js';
+import { logError, type OnError } from '../../../shared/run/on-error.js';
 import {
   composedPage,
   refuseNamesOwnedTwice,
+  refuseSdkTools,
   type SdkToolHandlers,
   sdkHasTool,
-  sdkToolNames,
   takeSdkToolHandlers,
 } from '../compose/sdk-tools.js';
 import { askingCall } from '../service/asking-call.js';
@@ -164,7 +164,7 @@ function checkMirroredHeadersFirst(server: McpServer, prepared: ReadonlyMap<stri
 }
 
 export interface FeatureHandlerOptions extends AttachToolsV2Options {
-  /** Where the SDK reports what it cannot answer with (`createMcpHandler`'s option). Default: `console.error`. */
+  /** Where the SDK reports what it cannot answer with (`createMcpHandler`'s option). Default: stderr, once per cause (decision 0044). */
   readonly onerror?: OnError;
   /** The change-event bus of `subscriptions/listen` streams, for several processes (`createMcpHandler`'s option). */
   readonly bus?: CreateMcpHandlerOptions['bus'];
@@ -175,18 +175,6 @@ export interface FeatureHandlerOptions extends AttachToolsV2Options {
 /** A `modernFeatures` handler: what answers a request, and the SDK handler's `notify`, `bus` and `close`. */
 export type FeatureHandler = ((request: Request, parsedBody: unknown) => Promise<Response>) &
   Pick<McpHttpHandler, 'notify' | 'bus' | 'close'>;
-
-/**
- * Refuses, at start, a server with tools registered with the SDK: toolprep's own serving answers a
- * 2026-07-28 client's `tools/list` and `tools/call` itself, so they would be missing there.
- */
-function refuseSdkTools(server: McpServer): void {
-  const names = sdkToolNames(server);
-  if (names.length === 0) return;
-  throw new Error(
-    `[toolprep] featureHandler: the McpServer has tools registered with the SDK's registerTool (${names.map((name) => `"${name}"`).join(', ')}), which toolprep's own serving would not list to a 2026-07-28 client: it answers tools/list and tools/call from the prepared tools alone. Serve the server with the SDK's createMcpHandler(() => attachTools(server, runtime)) instead, which serves both kinds of tools in both eras, or move these tools to contracts (docs/guide/migrating-from-the-sdk.md)`,
-  );
-}
 
 /**
  * What answers, beside toolprep's own HTTP serving (`modernFeatures`), the 2026-07-28 requests of
@@ -201,9 +189,13 @@ export function featureHandler(
   options: FeatureHandlerOptions = {},
 ): FeatureHandler {
   const { onerror, bus, maxSubscriptions, ...attach } = options;
-  refuseSdkTools(makeServer());
+  refuseSdkTools(
+    makeServer(),
+    'featureHandler',
+    "Serve the server with the SDK's createMcpHandler(() => attachTools(server, runtime)) instead, which serves both kinds of tools in both eras",
+  );
   const handler = createMcpHandler(() => attachTools(makeServer(), runtime, attach), {
-    ...(onerror ? { onerror } : {}),
+    onerror: onerror ?? logError,
     ...(bus ? { bus } : {}),
     ...(maxSubscriptions === undefined ? {} : { maxSubscriptions }),
   });
