@@ -23,7 +23,10 @@ const CONTRACTS: Record<string, ToolContract> = {
     annotations: { readOnlyHint: true },
     meta: { 'example.com/owner': 'notes' },
   }),
-  deleteNote: defineTool({ description: 'Deletes a note.', input: z.object({ path: z.string() }) }),
+  deleteNote: defineTool({
+    description: 'Deletes notes.',
+    input: z.object({ paths: z.array(z.string()).min(1) }),
+  }),
   tagNotes: defineTool({
     description: 'Tags notes.\nEach tag is a word.',
     input: z.object({ tags: z.array(z.string()) }),
@@ -42,23 +45,27 @@ function runtimeOf(names: readonly string[]) {
 
 test('each tool under its name, sorted, with its description, size and every other key of its entry', () => {
   expect(surfaceSnapshot(runtimeOf(['readNote', 'deleteNote']))).toBe(
-    `# 2 tools, 677 bytes
+    `# 2 tools, 716 bytes
 
 ## delete_note
 
-Deletes a note.
+Deletes notes.
 
-bytes: 203
+bytes: 242
 inputSchema: {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "type": "object",
   "properties": {
-    "path": {
-      "type": "string"
+    "paths": {
+      "minItems": 1,
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
     }
   },
   "required": [
-    "path"
+    "paths"
   ]
 }
 
