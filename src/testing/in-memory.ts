@@ -80,10 +80,11 @@ export async function connectInMemory(
   options: InMemoryOptions = {},
 ): Promise<InMemoryClient> {
   const { protocol = MODERN_VERSION, capabilities = {}, serverInfo = DEFAULT_SERVER, serving = {} } = options;
+  const declared = wireCopy(capabilities);
   const exchange =
     protocol === MODERN_VERSION
-      ? modernExchange(runtime, serverInfo, serving, capabilities)
-      : await sessionExchange(runtime, serverInfo, serving, protocol, capabilities);
+      ? modernExchange(runtime, serverInfo, serving, declared)
+      : await sessionExchange(runtime, serverInfo, serving, protocol, declared);
   const request: InMemoryClient['request'] = async (method, params = {}) => {
     const answer = await exchange.send(method, wireCopy(params));
     if (isRecord(answer.error)) throw new McpRequestError(answer.error as unknown as WireError);
@@ -210,12 +211,13 @@ async function sessionExchange(
     });
   const initialized = await send('initialize', {
     protocolVersion: protocol,
-    capabilities: wireCopy(capabilities),
+    capabilities,
     clientInfo: { name: 'toolprep-testing', version: '0.0.0' },
   });
   const agreed = (initialized.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
   if (agreed !== protocol) {
     await server.close();
+    if (isRecord(initialized.error)) throw new McpRequestError(initialized.error as unknown as WireError);
     throw new Error(
       `[toolprep] the installed @modelcontextprotocol/sdk answers ${JSON.stringify(agreed)} to a ${protocol} client: connect with a revision it serves`,
     );

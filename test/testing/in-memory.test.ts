@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { prepareToolSet } from '@toolprep/build';
 import { defineTool } from 'toolprep';
+import type { McpToolContext } from 'toolprep/mcp';
 import { createMcpServer } from 'toolprep/mcp/server';
 import { createMcpFetchHandler } from 'toolprep/mcp/web';
 import { createToolRuntime } from 'toolprep/runtime';
@@ -24,6 +25,11 @@ import { REPO } from '../support/fixture-project.js';
 
 const PROTOCOLS: readonly InMemoryProtocol[] = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
 const LIST = 'tags is a list written as text — pass the array itself, not JSON written as text';
+const CONFIRM = {
+  type: 'object' as const,
+  properties: { confirm: { type: 'boolean' as const } },
+  required: ['confirm'],
+};
 const LOCKED = { code: -32050, message: 'the vault is locked', data: { vault: 'notes' } };
 
 const runtime = createToolRuntime(
@@ -40,6 +46,7 @@ const runtime = createToolRuntime(
       input: z.object({ path: z.string() }),
     }),
     openVault: defineTool({ description: 'Opens the vault.', input: z.object({}) }),
+    archiveNote: defineTool({ description: 'Archives a note, once you confirm.', input: z.object({}) }),
   }),
   {
     handlers: {
@@ -47,6 +54,10 @@ const runtime = createToolRuntime(
       read_note: ({ path: note }: { path: string }) => {
         if (note === 'missing.md') throw new Error(`${note} does not exist`);
         return `# ${note}`;
+      },
+      archive_note: async (_args: object, context: McpToolContext) => {
+        const answer = await context.elicit({ message: 'Archive it?', requestedSchema: CONFIRM });
+        return answer.content?.confirm === true ? 'archived' : 'kept';
       },
       open_vault: () => {
         throw Object.assign(new Error(LOCKED.message), { code: LOCKED.code, data: LOCKED.data });
@@ -152,6 +163,71 @@ describe.each(PROTOCOLS)('an in-memory client speaking %s', (protocol) => {
         name: 'McpRequestError',
         data: undefined,
         ...error,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('a handler’s question to the client', () => {
+  const NEEDS_FORM = {
+    name: 'McpRequestError',
+    code: -32021,
+    message: expect.stringMatching(/capabilit/),
+    data: { requiredCapabilities: { elicitation: { form: {} } } },
+  };
+  const thrownBy = (call: Promise<unknown>) =>
+    call.then(
+      (result) => ({ result }),
+      (error: McpRequestError) => ({ error: { ...error, message: error.message } }),
+    );
+
+  test.each(PROTOCOLS)(
+    '%s: a client that declared no elicitation is refused at once, -32021',
+    async (protocol) => {
+      const client = await connectInMemory(runtime, { protocol });
+      try {
+        expect(await thrownBy(client.callTool('archive_note'))).toEqual({ error: NEEDS_FORM });
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  test('2026-07-28: a client that declared it gets the input-required result as sent', async () => {
+    const client = await connectInMemory(runtime, { capabilities: { elicitation: { form: {} } } });
+    try {
+      expect(await client.callTool('archive_note')).toEqual({
+        resultType: 'input_required',
+        inputRequests: {
+          'input-1': {
+            method: 'elicitation/create',
+            params: expect.objectContaining({ message: 'Archive it?', requestedSchema: CONFIRM }),
+          },
+        },
+        requestState: expect.any(String),
+        _meta: expect.any(Object),
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('2025: a client that declared it is asked, refuses (it answers no question) and the call ends', async () => {
+    const client = await connectInMemory(runtime, {
+      protocol: '2025-11-25',
+      capabilities: { elicitation: {} },
+    });
+    try {
+      // The handler's question fails with the client's refusal, a JSON-RPC error it passes on.
+      expect(await thrownBy(client.callTool('archive_note'))).toEqual({
+        error: {
+          name: 'McpRequestError',
+          code: -32601,
+          message: 'MCP error -32601: the in-memory client does not answer elicitation/create',
+          data: undefined,
+        },
       });
     } finally {
       await client.close();
