@@ -53,6 +53,7 @@ export interface InMemoryClient {
   callTool(name: string, args?: Readonly<Record<string, unknown>>): Promise<CallResult>;
   /** Any request of the revision (`ping`, `server/discover`, one `tools/list` page): its result, or an `McpRequestError`. */
   request(method: string, params?: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>>;
+  /** Ends the client: a call still running is cancelled (its handler's signal aborts) and rejects unanswered. */
   close(): Promise<void>;
 }
 
@@ -85,7 +86,9 @@ export async function connectInMemory(
     protocol === MODERN_VERSION
       ? modernExchange(runtime, serverInfo, serving, declared)
       : await sessionExchange(runtime, serverInfo, serving, protocol, declared);
+  let closed = false;
   const request: InMemoryClient['request'] = async (method, params = {}) => {
+    if (closed) throw new Error(`[toolprep] ${method} on an in-memory client that was closed`);
     const answer = await exchange.send(method, wireCopy(params));
     if (isRecord(answer.error)) throw new McpRequestError(answer.error as unknown as WireError);
     if (!isRecord(answer.result)) throw new Error(`[toolprep] ${method} was answered without a result`);
@@ -105,7 +108,10 @@ export async function connectInMemory(
     },
     callTool: (name, args = {}) => request('tools/call', { name, arguments: args }) as Promise<CallResult>,
     request,
-    close: exchange.close,
+    async close() {
+      closed = true;
+      await exchange.close();
+    },
   };
 }
 
@@ -114,8 +120,12 @@ type Response = { readonly result?: unknown; readonly error?: unknown };
 
 interface Exchange {
   send(method: string, params: Record<string, unknown>): Promise<Response>;
+  /** Ends the client: a call still running is cancelled (its handler's signal aborts) and rejects unanswered. */
   close(): Promise<void>;
 }
+
+const closedBeforeAnswer = () =>
+  new Error('[toolprep] the in-memory client was closed before the server answered');
 
 /** What a request's params become on a wire: JSON, so a test sends only what a client can. */
 function wireCopy(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -157,6 +167,8 @@ function modernExchange(
         onerror(failureOf('an MCP request failed inside the server', error));
         return { error: { code: ERRORS.internal.code, message: 'Internal error' } };
       }
+      // As over stdio, a request whose client went is not answered.
+      if (closing.signal.aborted) throw closedBeforeAnswer();
       return JSON.parse(answer.body ?? 'null') as Response;
     },
     async close() {
@@ -180,7 +192,11 @@ async function sessionExchange(
   const { createMcpServer, InMemoryTransport } = await loadSdk();
   const server = createMcpServer(runtime, info, serving);
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
-  const waiting = new Map<Id, (response: Response) => void>();
+  const waiting = new Map<Id, { resolve(response: Response): void; reject(error: Error): void }>();
+  client.onclose = () => {
+    for (const { reject } of waiting.values()) reject(closedBeforeAnswer());
+    waiting.clear();
+  };
   client.onmessage = (sent) => {
     const message = JSON.parse(JSON.stringify(sent)) as Record<string, unknown>;
     const id = message.id as Id | undefined;
@@ -197,7 +213,7 @@ async function sessionExchange(
       });
       return;
     }
-    waiting.get(id)?.(message);
+    waiting.get(id)?.resolve(message);
     waiting.delete(id);
   };
   await server.connect(serverSide);
@@ -206,7 +222,7 @@ async function sessionExchange(
   const send = (method: string, params: Record<string, unknown>) =>
     new Promise<Response>((resolve, reject) => {
       const id = nextId++;
-      waiting.set(id, resolve);
+      waiting.set(id, { resolve, reject });
       client.send({ jsonrpc: '2.0', id, method, params }).catch(reject);
     });
   const initialized = await send('initialize', {

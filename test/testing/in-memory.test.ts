@@ -46,6 +46,7 @@ const runtime = createToolRuntime(
       input: z.object({ path: z.string() }),
     }),
     openVault: defineTool({ description: 'Opens the vault.', input: z.object({}) }),
+    waitForever: defineTool({ description: 'Waits until the call is cancelled.', input: z.object({}) }),
     archiveNote: defineTool({ description: 'Archives a note, once you confirm.', input: z.object({}) }),
   }),
   {
@@ -55,6 +56,11 @@ const runtime = createToolRuntime(
         if (note === 'missing.md') throw new Error(`${note} does not exist`);
         return `# ${note}`;
       },
+      wait_forever: (_args: object, { signal }: McpToolContext) =>
+        new Promise((_resolve, reject) => {
+          if (signal.aborted) reject(signal.reason);
+          signal.addEventListener('abort', () => reject(signal.reason));
+        }),
       archive_note: async (_args: object, context: McpToolContext) => {
         const answer = await context.elicit({ message: 'Archive it?', requestedSchema: CONFIRM });
         return answer.content?.confirm === true ? 'archived' : 'kept';
@@ -169,6 +175,30 @@ describe.each(PROTOCOLS)('an in-memory client speaking %s', (protocol) => {
     }
   });
 });
+
+test.each(PROTOCOLS)(
+  '%s: a closed client refuses to send, and closing twice is harmless',
+  async (protocol) => {
+    const client = await connectInMemory(runtime, { protocol });
+    await client.close();
+    await client.close();
+    await expect(client.listTools()).rejects.toThrow(
+      '[toolprep] tools/list on an in-memory client that was closed',
+    );
+  },
+);
+
+test.each(PROTOCOLS)(
+  '%s: closing cancels a call still running, which is then not answered',
+  async (protocol) => {
+    const client = await connectInMemory(runtime, { protocol });
+    const running = client.callTool('wait_forever');
+    await client.close();
+    await expect(running).rejects.toThrow(
+      '[toolprep] the in-memory client was closed before the server answered',
+    );
+  },
+);
 
 describe('a handler’s question to the client', () => {
   const NEEDS_FORM = {
