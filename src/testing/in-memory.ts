@@ -120,7 +120,6 @@ type Response = { readonly result?: unknown; readonly error?: unknown };
 
 interface Exchange {
   send(method: string, params: Record<string, unknown>): Promise<Response>;
-  /** Ends the client: a call still running is cancelled (its handler's signal aborts) and rejects unanswered. */
   close(): Promise<void>;
 }
 
@@ -169,7 +168,7 @@ function modernExchange(
       }
       // As over stdio, a request whose client went is not answered.
       if (closing.signal.aborted) throw closedBeforeAnswer();
-      return JSON.parse(answer.body ?? 'null') as Response;
+      return JSON.parse(answer.body ?? '{}') as Response;
     },
     async close() {
       closing.abort();
