@@ -28,6 +28,7 @@ export default defineConfig({
       { find: /^toolprep\/tasks$/, replacement: fromRoot('./src/tasks/index.ts') },
       { find: /^toolprep\/tasks\/redis$/, replacement: fromRoot('./src/tasks/redis/index.ts') },
       { find: /^toolprep\/tasks\/client$/, replacement: fromRoot('./src/tasks/client/index.ts') },
+      { find: /^toolprep\/testing$/, replacement: fromRoot('./src/testing/index.ts') },
       { find: /^toolprep\/runtime$/, replacement: fromRoot('./src/runtime/index.ts') },
       { find: /^toolprep\/runtime\/zod4$/, replacement: fromRoot('./src/adapters/zod4/runtime.ts') },
       { find: /^toolprep\/runtime\/zod3$/, replacement: fromRoot('./src/adapters/zod3/runtime.ts') },

@@ -57,6 +57,15 @@ const ALLOWED: Record<string, readonly string[]> = {
     'surfaces/mcp/v2',
     'surfaces/mcp/transport',
   ],
+  // `toolprep/testing`: an in-memory client over the serving code of both eras, and a snapshot of the listing.
+  testing: [
+    ...RUN_FLOORS,
+    'runtime',
+    'manifest',
+    ...MCP_FLOORS,
+    'surfaces/mcp/modern',
+    'surfaces/mcp/legacy',
+  ],
   generate: [...FLOORS, 'manifest', 'contract', 'adapters', 'config', 'discover', 'load', 'prepare', 'emit'],
   cli: [...FLOORS, 'manifest', 'config', 'generate'],
   plugin: [...FLOORS, 'manifest', 'config', 'generate'],

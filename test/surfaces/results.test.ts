@@ -30,6 +30,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { PROFILE_NAMES } from '../../src/manifest/profiles.js';
 import { type renderAgentsOutput, renderMcpResult } from '../../src/surfaces/tool-content.js';
+import { aiOutputShown } from '../support/ai-output.js';
 import { scriptedModel, toolOutputShown } from '../support/scripted-model.mjs';
 
 /**
@@ -248,17 +249,6 @@ const agentsCell = async (runtime: KindsRuntime, name: string): Promise<AgentsOu
   return (await tool?.invoke(new RunContext(), '{}')) as ReturnType<typeof renderAgentsOutput>;
 };
 
-async function aiCell(runtime: KindsRuntime, name: string): Promise<unknown> {
-  const prompts: unknown[][] = [];
-  await generateText({
-    model: scriptedModel(MockLanguageModelV3, name, {}, prompts),
-    tools: aiTools(runtime),
-    prompt: name,
-    stopWhen: stepCountIs(2),
-  });
-  return toolOutputShown(prompts);
-}
-
 const P = b64(PNG);
 const S = b64(SVG);
 const W = b64(WAV);
@@ -454,7 +444,7 @@ describe('each kind of result on each surface', () => {
       mediaDir,
     });
     expect({
-      ai: await aiCell(runtime, name),
+      ai: await aiOutputShown(runtime, name),
       chat: (await chatCell(runtime, name)).content,
       responses: (await responsesCell(runtime, name)).output,
       agents: await agentsCell(runtime, name),

@@ -12,11 +12,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { prepareToolSet } from '@toolprep/build';
-import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import type { ChatCompletionToolMessageParam } from 'openai/resources/chat/completions';
 import { defineTool, type ToolResult } from 'toolprep';
-import { aiTools } from 'toolprep/ai';
 import { runAnthropicToolUse } from 'toolprep/anthropic';
 import { runToolCli } from 'toolprep/cli';
 import { runGeminiFunctionCall } from 'toolprep/gemini';
@@ -27,7 +24,7 @@ import { runChatToolCall } from 'toolprep/openai';
 import { createToolRuntime } from 'toolprep/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { scriptedModel, toolOutputShown } from '../support/scripted-model.mjs';
+import { aiOutputShown } from '../support/ai-output.js';
 
 /**
  * Results shaped like the MCP SDK's `CallToolResult` (decision 0038): read as one — content,
@@ -229,13 +226,6 @@ describe('an SDK result on every surface: a success is a success, an error an er
     },
   );
   const surfaces = async (name: string) => {
-    const prompts: unknown[][] = [];
-    await generateText({
-      model: scriptedModel(MockLanguageModelV3, name, {}, prompts),
-      tools: aiTools(runtime),
-      prompt: name,
-      stopWhen: stepCountIs(2),
-    });
     const chat: ChatCompletionToolMessageParam = await runChatToolCall(runtime, {
       id: 'call_1',
       type: 'function',
@@ -253,7 +243,7 @@ describe('an SDK result on every surface: a success is a success, an error an er
       stderr: (line) => lines.push(`stderr: ${line}`),
     });
     return {
-      ai: toolOutputShown(prompts),
+      ai: await aiOutputShown(runtime, name),
       chat: chat.content,
       anthropic: { content, is_error },
       gemini: gemini.functionResponse?.response,
