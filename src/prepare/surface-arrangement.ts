@@ -50,7 +50,7 @@ export function declaredDisclosureOf(contract: ToolContract): DeclaredDisclosure
  * The group a file's folder names: the folder right under a `tools` folder
  * (`src/tools/issues/create.ts` → `issues`); none for a file directly in `tools` or elsewhere.
  */
-export function folderGroupOf(file: string): { readonly group: string; readonly folder: string } | undefined {
+function folderGroupOf(file: string): { readonly group: string; readonly folder: string } | undefined {
   const parts = file.split('/');
   const at = parts.lastIndexOf('tools', parts.length - 3);
   const group = at === -1 ? undefined : parts[at + 1];
