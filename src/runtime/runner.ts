@@ -1,7 +1,7 @@
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
-import type { PreparedHandshake, PreparedToolSet } from '../manifest/tool-set.js';
+import type { PreparedHandshake, PreparedToolSet, ToolGroup } from '../manifest/tool-set.js';
 import { getOwn } from '../shared/run/own-property.js';
 import {
   announce,
@@ -76,6 +76,8 @@ export interface ToolRuntime {
   ): Promise<CallResult<Readonly<Record<string, unknown>>>>;
   /** What the MCP SDK answers first, captured at build time (see `PreparedHandshake`). */
   readonly handshake?: PreparedHandshake;
+  /** The project's groups, with their descriptions (each tool's `groups` names its own); absent without groups. */
+  readonly groups?: readonly ToolGroup[];
 }
 
 export interface CallOptions {
@@ -114,6 +116,7 @@ export function createToolRuntime<ExtensionValues>(
   return {
     list: () => tools,
     ...(toolSet.handshake ? { handshake: toolSet.handshake } : {}),
+    ...(toolSet.groups ? { groups: toolSet.groups } : {}),
     async call(name, args, context, { profile } = {}) {
       const call = startCall(name, args, context);
       try {

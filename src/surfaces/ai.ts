@@ -1,7 +1,8 @@
+import * as aiSdk from 'ai';
 import { jsonSchema, type ToolSet, tool } from 'ai';
 import type { ProfileName } from '../manifest/profiles.js';
 import type { ToolError, ToolRuntime } from '../runtime/runner.js';
-import { profileTools } from './profile-call.js';
+import { profileTools, searchToolBeside, sentDeferred } from './profile-call.js';
 import { renderAiOutput } from './tool-content.js';
 
 /** A failed tool call, as the AI SDK reports it to the model: the runner's message and code. */
@@ -30,23 +31,40 @@ export interface AiToolsOptions {
    * `anthropic-strict`), and each call runs its inverse steps. Default: the draft-07 document.
    */
   readonly profile?: ProfileName;
+  /**
+   * `false`: every tool sent whole, and no tool search. Default, on AI SDK 7: the tools the build
+   * deferred get `deferLoading: true`, and `toolSearch()` is added as `tool_search`, which finds
+   * them by name and description. AI SDK 6 has no deferral: every tool is sent whole.
+   */
+  readonly deferral?: boolean;
 }
+
+/** AI SDK 7's `toolSearch()` (AI SDK 6 has none): read off the module, which may be either. */
+const toolSearch = (aiSdk as { readonly toolSearch?: () => ToolSet[string] }).toolSearch;
+const SEARCH_TOOL = 'tool_search';
 
 const STRICT_PROFILES: readonly ProfileName[] = ['openai-strict', 'anthropic-strict'];
 
 /**
- * The `tools` record for `generateText` / `streamText` (AI SDK 6). Each tool's schema is the
+ * The `tools` record for `generateText` / `streamText` (AI SDK 6 or 7). Each tool's schema is the
  * prepared draft-07 document (or the chosen profile's), shown as it is; the AI SDK does not validate it, so that the runner
  * repairs the arguments and runs the contract's parser once. A failed call throws a
- * `ToolCallError`, which the AI SDK hands to the model as a tool error.
+ * `ToolCallError`, which the AI SDK hands to the model as a tool error. On AI SDK 7, the tools the
+ * build deferred are found by `toolSearch()`, added beside them.
  */
 export function aiTools(runtime: ToolRuntime, options: AiToolsOptions = {}): ToolSet {
   const { profile } = options;
+  const deferral = toolSearch === undefined ? false : options.deferral;
   const tools = profile
     ? profileTools(runtime, profile)
     : runtime.list().map((tool) => ({ tool, parameters: tool.inputSchema.agent }));
-  return Object.fromEntries(
-    tools.map(({ tool: prepared, parameters }) => [
+  const search =
+    toolSearch && tools.some(({ tool: prepared }) => sentDeferred(prepared, deferral))
+      ? [[SEARCH_TOOL, searchToolBeside(tools, SEARCH_TOOL, toolSearch())]]
+      : [];
+  return Object.fromEntries([
+    ...search,
+    ...tools.map(({ tool: prepared, parameters }) => [
       prepared.name,
       tool({
         description: prepared.description,
@@ -55,6 +73,7 @@ export function aiTools(runtime: ToolRuntime, options: AiToolsOptions = {}): Too
           validate: (value) => ({ success: true, value }),
         }),
         ...(profile && STRICT_PROFILES.includes(profile) ? { strict: true } : {}),
+        ...(sentDeferred(prepared, deferral) ? { deferLoading: true } : {}),
         execute: async (input, { toolCallId, abortSignal }) => {
           const result = await runtime.call(
             prepared.name,
@@ -69,5 +88,5 @@ export function aiTools(runtime: ToolRuntime, options: AiToolsOptions = {}): Too
         toModelOutput: ({ output }) => renderAiOutput(output),
       }),
     ]),
-  );
+  ]);
 }

@@ -1,7 +1,7 @@
 import { anthropicStrictOverruns } from '../manifest/profiles.js';
 import type { ToolRuntime } from '../runtime/runner.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
-import { callThroughProfile, profileTools } from './profile-call.js';
+import { callThroughProfile, profileTools, searchToolBeside, sentDeferred } from './profile-call.js';
 import { type AnthropicResultBlock, renderAnthropicContent } from './tool-content.js';
 
 /**
@@ -20,7 +20,14 @@ export interface AnthropicTool {
    * a tool that falls back to `anthropic`.
    */
   readonly strict?: true;
+  /** Set on a tool the build deferred: it stays out of the prompt until the tool search tool finds it. */
+  readonly defer_loading?: true;
 }
+
+/** Anthropic's server-side tool search, sent beside deferred tools: BM25 over words, or a regex the model writes. */
+export type AnthropicToolSearchTool =
+  | { readonly type: 'tool_search_tool_bm25_20251119'; readonly name: 'tool_search_tool_bm25' }
+  | { readonly type: 'tool_search_tool_regex_20251119'; readonly name: 'tool_search_tool_regex' };
 
 export interface AnthropicToolsOptions {
   /** Strict tool use: the `anthropic-strict` document and `strict: true`. Default: `anthropic`. */
@@ -34,7 +41,19 @@ export interface AnthropicToolsChoice extends AnthropicToolsOptions {
    * strict set is sent a few tools at a time.
    */
   readonly tools?: readonly string[];
+  /**
+   * `false`: every tool sent whole, and no tool search. Default: the tools the build deferred
+   * (`loading: 'deferred'`) are sent with `defer_loading: true`, and a tool search tool first.
+   */
+  readonly deferral?: boolean;
+  /** The tool search sent beside deferred tools: `bm25` (natural-language queries, the default) or `regex`. */
+  readonly toolSearch?: 'bm25' | 'regex';
 }
+
+const TOOL_SEARCH: { readonly [Kind in 'bm25' | 'regex']: AnthropicToolSearchTool } = {
+  bm25: { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
+  regex: { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+};
 
 const profileOf = (strict: boolean | undefined) => (strict ? 'anthropic-strict' : 'anthropic');
 
@@ -42,12 +61,13 @@ const profileOf = (strict: boolean | undefined) => (strict ? 'anthropic-strict' 
  * The tools for Anthropic's Messages API, each with its profile's document; under strict, a tool
  * that falls back (declared, or by the build's budget plan) is sent as `anthropic`, without
  * `strict`. Strict tools that one request cannot send together (`ANTHROPIC_STRICT_LIMITS`) are
- * refused here, naming what they spend, rather than by the API.
+ * refused here, naming what they spend, rather than by the API. Where the build deferred tools,
+ * they are sent with `defer_loading: true` after a tool search tool, which loads them when found.
  */
 export function anthropicTools(
   runtime: ToolRuntime,
-  { strict, tools: names }: AnthropicToolsChoice = {},
-): AnthropicTool[] {
+  { strict, tools: names, deferral, toolSearch = 'bm25' }: AnthropicToolsChoice = {},
+): (AnthropicTool | AnthropicToolSearchTool)[] {
   const chosen = profileTools(runtime, profileOf(strict), names);
   if (strict) {
     const overruns = anthropicStrictOverruns(
@@ -67,12 +87,18 @@ export function anthropicTools(
         `[toolprep] one strict request cannot send these tools: ${overruns.join('; ')}. Choose fewer with the tools option`,
       );
   }
-  return chosen.map(({ tool, parameters, fallback }) => ({
-    name: tool.name,
-    description: tool.description,
-    input_schema: parameters as AnthropicInputSchema,
-    ...(strict && fallback === undefined ? { strict: true as const } : {}),
-  }));
+  const tools = chosen.map(
+    ({ tool, parameters, fallback }): AnthropicTool => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: parameters as AnthropicInputSchema,
+      ...(strict && fallback === undefined ? { strict: true as const } : {}),
+      ...(sentDeferred(tool, deferral) ? { defer_loading: true as const } : {}),
+    }),
+  );
+  if (!tools.some((tool) => tool.defer_loading)) return tools;
+  const search = TOOL_SEARCH[toolSearch];
+  return [searchToolBeside(chosen, search.name, search), ...tools];
 }
 
 /**

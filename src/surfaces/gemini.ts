@@ -19,7 +19,8 @@ const profileOf = (openapi: boolean | undefined) => (openapi ? 'gemini-openapi' 
 /**
  * The tool for Gemini's `generateContent`: one entry of `config.tools`, every function declared
  * (but those left out of the profile). A tool that falls back from `gemini-openapi` is declared
- * with its `gemini` document as `parametersJsonSchema`: a declaration takes either field.
+ * with its `gemini` document as `parametersJsonSchema`: a declaration takes either field. Gemini
+ * has no deferral, so a tool the build deferred is declared whole, as every other.
  */
 export function geminiTools(
   runtime: ToolRuntime,

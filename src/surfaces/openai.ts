@@ -1,6 +1,13 @@
 import type { ToolRuntime } from '../runtime/runner.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
-import { callThroughProfile, profileTools } from './profile-call.js';
+import {
+  callThroughProfile,
+  type ProfileTool,
+  profileTools,
+  responsesLayout,
+  searchToolBeside,
+  sentDeferred,
+} from './profile-call.js';
 import { type ResponsesOutputPart, renderChatContent, renderResponsesOutput } from './tool-content.js';
 
 /** A function tool for Chat Completions (`tools` of `chat.completions.create`). */
@@ -23,6 +30,29 @@ export interface ResponsesTool {
   readonly parameters: JsonSchema;
   /** `false` for a tool that falls back from `openai-strict` (its MCP document). */
   readonly strict: boolean;
+  /** Set on a tool the build deferred: only its name and description are shown until tool search loads it. */
+  readonly defer_loading?: true;
+}
+
+/** A group's deferred functions under its name (a Responses `namespace`), shown by name and description only. */
+export interface ResponsesNamespace {
+  readonly type: 'namespace';
+  readonly name: string;
+  readonly description: string;
+  readonly tools: ResponsesTool[];
+}
+
+/** The Responses API's hosted tool search, which loads deferred functions and namespaces. */
+export interface ResponsesToolSearch {
+  readonly type: 'tool_search';
+}
+
+export interface ResponsesToolsOptions {
+  /**
+   * `false`: every tool sent whole, and no tool search. Default: the tools the build deferred are
+   * sent with `defer_loading: true`, in a namespace per group, with the `tool_search` tool.
+   */
+  readonly deferral?: boolean;
 }
 
 /**
@@ -30,7 +60,8 @@ export interface ResponsesTool {
  * set explicitly (without it, Chat Completions is not strict and Responses rewrites the schema
  * itself). A tool that falls back is sent with its MCP document (its root union merged) and
  * `strict: false`, explicitly too, so that Responses leaves it as it is; a tool left out of the
- * profile is not sent. The tools must be prepared with the `openai-strict` profile.
+ * profile is not sent. The tools must be prepared with the `openai-strict` profile. Chat
+ * Completions has no deferral: a tool the build deferred is sent whole.
  */
 export function openaiChatTools(runtime: ToolRuntime): ChatCompletionsTool[] {
   return profileTools(runtime, 'openai-strict').map(({ tool, parameters, fallback }) => ({
@@ -39,15 +70,37 @@ export function openaiChatTools(runtime: ToolRuntime): ChatCompletionsTool[] {
   }));
 }
 
-/** The tools for OpenAI's Responses API, as `openaiChatTools` makes them for Chat Completions. */
-export function openaiResponsesTools(runtime: ToolRuntime): ResponsesTool[] {
-  return profileTools(runtime, 'openai-strict').map(({ tool, parameters, fallback }) => ({
+/**
+ * The tools for OpenAI's Responses API, as `openaiChatTools` makes them for Chat Completions. Where
+ * the build deferred tools, each group's are sent as one `namespace` (its description the group's,
+ * or a list of its tools), a deferred tool in no group alone, all with `defer_loading: true`, and
+ * the hosted `tool_search` last; eager tools stay as they are.
+ */
+export function openaiResponsesTools(
+  runtime: ToolRuntime,
+  { deferral }: ResponsesToolsOptions = {},
+): (ResponsesTool | ResponsesNamespace | ResponsesToolSearch)[] {
+  const chosen = profileTools(runtime, 'openai-strict');
+  const functionOf = ({ tool, parameters, fallback }: ProfileTool): ResponsesTool => ({
     type: 'function',
     name: tool.name,
     description: tool.description,
     parameters,
     strict: fallback === undefined,
-  }));
+    ...(sentDeferred(tool, deferral) ? { defer_loading: true as const } : {}),
+  });
+  const sent = responsesLayout(runtime, chosen, deferral).map((entry) =>
+    'tool' in entry
+      ? functionOf(entry.tool)
+      : {
+          type: 'namespace' as const,
+          name: entry.namespace,
+          description: entry.description,
+          tools: entry.tools.map(functionOf),
+        },
+  );
+  if (!chosen.some(({ tool }) => sentDeferred(tool, deferral))) return sent;
+  return [...sent, searchToolBeside(chosen, 'tool_search', { type: 'tool_search' as const })];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { openaiNamespaces } from '../manifest/deferral.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { FallbackProfile, ProfileName } from '../manifest/profiles.js';
 import type { ToolRuntime } from '../runtime/runner.js';
@@ -47,6 +48,55 @@ export function profileTools(
       parameters: document.inputSchema,
       ...(document.fallback ? { fallback: document.fallback } : {}),
     };
+  });
+}
+
+/**
+ * Whether a surface sends the tool deferred, for its tool search to load: as the build decided
+ * (`loading: 'deferred'`), unless the caller's `deferral: false` sends every tool whole.
+ */
+export const sentDeferred = (tool: PreparedTool, deferral: boolean | undefined): boolean =>
+  deferral !== false && tool.loading === 'deferred';
+
+/** The search tool a surface adds for its deferred tools, refused where a tool of the set has its name. */
+export function searchToolBeside<Search>(
+  tools: readonly ProfileTool[],
+  name: string,
+  search: Search,
+): Search {
+  if (tools.some(({ tool }) => tool.name === name))
+    throw new Error(
+      `[toolprep] tool "${name}" has the name of the tool search tool sent beside deferred tools: rename it, or pass deferral: false`,
+    );
+  return search;
+}
+
+/** One entry of what the OpenAI Responses surfaces send: a tool alone, or a group's deferred tools as a namespace. */
+export type ResponsesEntry =
+  | { readonly tool: ProfileTool }
+  | { readonly namespace: string; readonly description: string; readonly tools: readonly ProfileTool[] };
+
+/**
+ * The tools as the Responses surfaces lay them out: with deferral, each group's deferred tools as
+ * one namespace where its first comes (described by the group's description or, without one, its
+ * tools' names); every other tool alone, in the order of the set.
+ */
+export function responsesLayout(
+  runtime: ToolRuntime,
+  chosen: readonly ProfileTool[],
+  deferral: boolean | undefined,
+): ResponsesEntry[] {
+  const namespaces =
+    deferral === false ? new Map<string, ProfileTool[]>() : openaiNamespaces(chosen, ({ tool }) => tool);
+  return chosen.flatMap((item): ResponsesEntry[] => {
+    const namespace = item.tool.groups?.[0] ?? '';
+    const members = namespaces.get(namespace);
+    if (!members?.includes(item)) return [{ tool: item }];
+    if (members[0] !== item) return [];
+    const description =
+      runtime.groups?.find((group) => group.name === namespace)?.description ??
+      `The ${namespace} tools: ${members.map(({ tool }) => tool.name).join(', ')}.`;
+    return [{ namespace, description, tools: members }];
   });
 }
 

@@ -28,6 +28,7 @@ beforeAll(() => {
   symlinkSync(path.join(REPO, 'node_modules/ai7'), path.join(modules, 'ai'));
   writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(path.join(project, 'run.mjs'), SCRIPT);
+  writeFileSync(path.join(project, 'search.mjs'), SEARCH_SCRIPT);
 }, 180_000);
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
@@ -75,4 +76,72 @@ test('AI SDK 7 on Node 22: calls repaired, a refusal read by the model as the ru
     { type: 'text', value: 'read' },
   ]);
   expect(calls).toEqual([{ paths: 'a.md' }]);
+});
+
+/**
+ * Tools the build deferred (groups and loading as its set-wide stage writes them), found by AI SDK
+ * 7's own `toolSearch()`: a model that searches, then calls what it found.
+ */
+const SEARCH_SCRIPT = `
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { defineTool } from 'toolprep';
+import { aiTools } from 'toolprep/ai';
+import { prepareToolSet } from '@toolprep/build';
+import { createToolRuntime } from 'toolprep/runtime';
+import { z } from 'zod';
+
+const input = z.object({ id: z.string() });
+const contracts = {
+  searchIssues: defineTool({ description: 'Find issues by words.', input }),
+  closeIssue: defineTool({ description: 'Close an issue, with a comment.', input }),
+  archiveProject: defineTool({ description: 'Archive a project.', input }),
+};
+const set = prepareToolSet(contracts);
+const deferred = { ...set, prepared: set.prepared.map((tool) => tool.name === 'search_issues' ? tool : { ...tool, groups: ['issues'], loading: 'deferred' }) };
+const calls = [];
+const runtime = createToolRuntime(deferred, {
+  handlers: Object.fromEntries(set.prepared.map(({ name }) => [name, (args) => { calls.push([name, args]); return name + ' done'; }])),
+});
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const steps = [
+  { toolName: 'tool_search', input: { query: 'close issue' } },
+  { toolName: 'close_issue', input: { id: '7' } },
+];
+const shown = [];
+const model = new MockLanguageModelV3({
+  doGenerate: async (options) => {
+    shown.push({ tools: (options.tools ?? []).map((tool) => tool.name), found: options.prompt.findLast((message) => message.role === 'tool')?.content.at(-1)?.output });
+    const step = steps[shown.length - 1];
+    return step
+      ? { content: [{ type: 'tool-call', toolCallId: 'call-' + shown.length, toolName: step.toolName, input: JSON.stringify(step.input) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] }
+      : { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] };
+  },
+});
+await generateText({ model, tools: aiTools(runtime), prompt: 'Close issue 7.', stopWhen: stepCountIs(4) });
+const whole = [];
+await generateText({ model: new MockLanguageModelV3({ doGenerate: async (options) => { whole.push(options.tools.map((tool) => tool.name)); return { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] }; } }), tools: aiTools(runtime, { deferral: false }), prompt: 'Close issue 7.' });
+console.log(JSON.stringify({ shown, calls, whole }));
+`;
+
+test("AI SDK 7's toolSearch() finds a deferred toolprep tool, which the model then calls", () => {
+  const run = spawnSync(nodeBinary, ['search.mjs'], { cwd: project, encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  const { shown, calls, whole } = JSON.parse(run.stdout);
+  expect(shown).toEqual([
+    { tools: ['tool_search', 'search_issues'] },
+    {
+      tools: ['tool_search', 'search_issues', 'close_issue'],
+      found: {
+        type: 'json',
+        value: { tools: [{ name: 'close_issue', description: 'Close an issue, with a comment.' }] },
+      },
+    },
+    {
+      tools: ['tool_search', 'search_issues', 'close_issue'],
+      found: { type: 'text', value: 'close_issue done' },
+    },
+  ]);
+  expect(calls).toEqual([['close_issue', { id: '7' }]]);
+  expect(whole).toEqual([['search_issues', 'close_issue', 'archive_project']]);
 });

@@ -20,6 +20,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { ANTHROPIC_STRICT_LIMITS, PROFILE_NAMES, type ProfileName } from '../../src/manifest/profiles.js';
 import { PROVIDER_RULES } from '../support/provider-rules.js';
+import { scriptedFetch } from '../support/scripted-fetch.js';
 
 /**
  * Each official SDK, driven with an injected `fetch` that captures the request and answers with
@@ -68,20 +69,6 @@ function notesRuntime() {
     },
   });
   return { runtime, calls };
-}
-
-/** A `fetch` that records each request's JSON body and answers with the next scripted body. */
-function scriptedFetch(...answers: unknown[]) {
-  const requests: Record<string, unknown>[] = [];
-  const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
-    requests.push(JSON.parse(String(init?.body ?? '{}')));
-    const answer = answers[Math.min(requests.length - 1, answers.length - 1)];
-    return new Response(JSON.stringify(answer), {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-    });
-  };
-  return { fetch, requests };
 }
 
 /**
@@ -761,7 +748,9 @@ describe("anthropic strict: the build plans the request's budget", () => {
 
   test('an order the user gives comes first, then the most constrained', () => {
     const { runtime } = planned(['tool29', 'tool2*']);
-    const strict = anthropicTools(runtime, { strict: true }).filter((tool) => tool.strict);
+    const strict = anthropicTools(runtime, { strict: true }).filter(
+      (tool) => 'strict' in tool && tool.strict,
+    );
     // tool29 and tool20–tool28 spend 20 optional parameters; tool00 and tool01 (with an enum) the last 4.
     expect(strict.map((tool) => tool.name)).toEqual([
       'tool00',

@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type FunctionTool,
   RunContext,
   type ToolOutputFileContent,
   type ToolOutputImage,
@@ -244,7 +245,9 @@ const geminiCell = async (runtime: KindsRuntime, name: string): Promise<Part> =>
   runGeminiFunctionCall(runtime, { id: 'g1', name, args: {} });
 type AgentsOutput = string | (ToolOutputText | ToolOutputImage | ToolOutputFileContent)[];
 const agentsCell = async (runtime: KindsRuntime, name: string): Promise<AgentsOutput> => {
-  const tool = agentsTools(runtime).find((candidate) => candidate.name === name);
+  const tool = agentsTools(runtime).find(
+    (candidate): candidate is FunctionTool => candidate.type === 'function' && candidate.name === name,
+  );
   // What execute returns, or, for a failed call, what the tool's errorFunction gives the model.
   return (await tool?.invoke(new RunContext(), '{}')) as ReturnType<typeof renderAgentsOutput>;
 };

@@ -44,6 +44,7 @@ export type ProblemCode =
   | 'profile-narrowed'
   | 'profile-choice'
   | 'profile-fallback'
+  | 'namespace-size'
   // check --explain: a bug in toolprep
   | 'superset-violated'
   // the project

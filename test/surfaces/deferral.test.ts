@@ -1,0 +1,403 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ToolUnion } from '@anthropic-ai/sdk/resources/messages';
+import { Agent, run, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
+import { prepareToolSet } from '@toolprep/build';
+import { generateText } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import OpenAI from 'openai';
+import type { Tool as ResponsesApiTool } from 'openai/resources/responses/responses';
+import { defineTool } from 'toolprep';
+import { aiTools } from 'toolprep/ai';
+import { anthropicTools } from 'toolprep/anthropic';
+import { geminiTools } from 'toolprep/gemini';
+import { openaiChatTools, openaiResponsesTools, runResponsesFunctionCall } from 'toolprep/openai';
+import { agentsTools } from 'toolprep/openai-agents';
+import { createToolRuntime, type PreparedToolSet } from 'toolprep/runtime';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { PROFILE_NAMES } from '../../src/manifest/profiles.js';
+import { namespaceSizeWarnings } from '../../src/prepare/openai-namespaces.js';
+import { scriptedFetch } from '../support/scripted-fetch.js';
+
+/**
+ * One deferral decision, every surface (decision 0047): the tools the build deferred reach each
+ * provider in its own words, judged by its SDK's types (tsc, on the typed constants below) and
+ * code (each SDK sends the request through an injected `fetch`; `@openai/agents` lays out the
+ * namespaces itself and refuses deferred tools without its tool search).
+ */
+
+const input = z.object({ id: z.string() });
+const contracts = {
+  createIssue: defineTool({ description: 'Open an issue.', input }),
+  closeIssue: defineTool({ description: 'Close an issue.', input }),
+  searchIssues: defineTool({ description: 'Find issues by words.', input }),
+  listProjects: defineTool({ description: 'List the projects.', input }),
+  archiveProject: defineTool({ description: 'Archive a project.', input }),
+  whoami: defineTool({ description: 'The signed-in user.', input }),
+};
+const ISSUES = 'Issues: open, close and find them.';
+
+/** Each tool's groups and loading, as the build's set-wide stage decides them. */
+type Layout = Record<string, { readonly groups?: readonly string[]; readonly deferred?: true }>;
+const GROUPED: Layout = {
+  create_issue: { groups: ['issues'], deferred: true },
+  close_issue: { groups: ['issues', 'triage'], deferred: true },
+  search_issues: { groups: ['issues'] },
+  list_projects: { groups: ['projects'], deferred: true },
+  archive_project: { groups: ['projects'], deferred: true },
+  whoami: { groups: ['account'] },
+};
+/** A project without groups, over its size: every tool deferred but one. */
+const UNGROUPED: Layout = Object.fromEntries(
+  Object.keys(GROUPED).map((name) => [name, name === 'whoami' ? {} : { deferred: true as const }]),
+);
+const EAGER: Layout = {};
+
+const base = prepareToolSet(contracts, { profiles: [...PROFILE_NAMES] });
+/** Every tool, whole, in the order of the set. */
+const ALL_NAMES = base.prepared.map(({ name }) => name);
+function toolSet(layout: Layout): PreparedToolSet {
+  const grouped = Object.values(layout).some((tool) => tool.groups);
+  return {
+    ...base,
+    ...(grouped
+      ? { groups: [{ name: 'issues', description: ISSUES }, { name: 'projects' }, { name: 'account' }] }
+      : {}),
+    prepared: base.prepared.map((tool) => {
+      const { groups, deferred } = layout[tool.name] ?? {};
+      return {
+        ...tool,
+        ...(groups ? { groups } : {}),
+        ...(deferred ? { loading: 'deferred' as const } : {}),
+      };
+    }),
+  };
+}
+const calls: unknown[] = [];
+const runtimeOf = (layout: Layout) =>
+  createToolRuntime(toolSet(layout), {
+    handlers: Object.fromEntries(
+      base.prepared.map(({ name }) => [
+        name,
+        (args: unknown) => {
+          calls.push([name, args]);
+          return `${name} done`;
+        },
+      ]),
+    ),
+  });
+
+/** What a surface sends, one entry a tool: its name and its deferral, or the entry it is. */
+const deferred = (name: string) => `${name} (deferred)`;
+
+describe('Anthropic: defer_loading and a tool search tool first', () => {
+  const BM25 = { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' };
+  test.each<[string, Layout, Parameters<typeof anthropicTools>[1], unknown[]]>([
+    ['no tool deferred: as before', EAGER, {}, ALL_NAMES],
+    [
+      'grouped: the deferred flagged, BM25 search first',
+      GROUPED,
+      {},
+      [
+        BM25,
+        deferred('create_issue'),
+        deferred('close_issue'),
+        'search_issues',
+        deferred('list_projects'),
+        deferred('archive_project'),
+        'whoami',
+      ],
+    ],
+    [
+      'regex search on request',
+      UNGROUPED,
+      { toolSearch: 'regex' },
+      [
+        { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+        ...['create_issue', 'close_issue', 'search_issues', 'list_projects', 'archive_project'].map(deferred),
+        'whoami',
+      ],
+    ],
+    ['deferral: false: every tool whole', GROUPED, { deferral: false }, ALL_NAMES],
+    [
+      'only eager tools chosen: no search',
+      GROUPED,
+      { tools: ['whoami', 'search_issues'] },
+      ['whoami', 'search_issues'],
+    ],
+    [
+      'strict, a deferred tool chosen',
+      GROUPED,
+      { strict: true, tools: ['list_projects'] },
+      [BM25, deferred('list_projects')],
+    ],
+  ])('%s', (_case, layout, options, expected) => {
+    const sent: ToolUnion[] = anthropicTools(runtimeOf(layout), options);
+    expect(
+      sent.map((tool) =>
+        'input_schema' in tool ? (tool.defer_loading ? deferred(tool.name) : tool.name) : tool,
+      ),
+    ).toEqual(expected);
+  });
+
+  test('sent by the Anthropic SDK as they are', async () => {
+    const runtime = runtimeOf(GROUPED);
+    const { fetch, requests } = scriptedFetch({
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test',
+      content: [{ type: 'text', text: 'ok' }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+    const tools: ToolUnion[] = anthropicTools(runtime, { strict: true });
+    await new Anthropic({ apiKey: 'test', fetch }).messages.create({
+      model: 'claude-test',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'Close issue 7.' }],
+      tools,
+    });
+    expect(requests[0]?.tools).toEqual(JSON.parse(JSON.stringify(tools)));
+  });
+});
+
+describe('OpenAI Responses: a namespace per group, defer_loading, and tool_search', () => {
+  const namespace = (name: string, description: string, ...tools: string[]) => ({
+    namespace: name,
+    description,
+    tools: tools.map(deferred),
+  });
+  test.each<[string, Layout, { deferral?: boolean }, unknown[]]>([
+    ['no tool deferred: as before', EAGER, {}, ALL_NAMES],
+    [
+      'grouped: each group’s deferred tools one namespace, where its first comes; eager tools alone',
+      GROUPED,
+      {},
+      [
+        namespace('issues', ISSUES, 'create_issue', 'close_issue'),
+        'search_issues',
+        namespace(
+          'projects',
+          'The projects tools: list_projects, archive_project.',
+          'list_projects',
+          'archive_project',
+        ),
+        'whoami',
+        { type: 'tool_search' },
+      ],
+    ],
+    [
+      'ungrouped: deferred functions alone',
+      UNGROUPED,
+      {},
+      [
+        ...['create_issue', 'close_issue', 'search_issues', 'list_projects', 'archive_project'].map(deferred),
+        'whoami',
+        { type: 'tool_search' },
+      ],
+    ],
+    ['deferral: false: every tool whole', GROUPED, { deferral: false }, ALL_NAMES],
+  ])('%s', (_case, layout, options, expected) => {
+    const sent: ResponsesApiTool[] = openaiResponsesTools(runtimeOf(layout), options);
+    const named = (tool: ResponsesApiTool): unknown =>
+      tool.type === 'function'
+        ? tool.defer_loading
+          ? deferred(tool.name)
+          : tool.name
+        : tool.type === 'namespace'
+          ? {
+              namespace: tool.name,
+              description: tool.description,
+              tools: tool.tools.map((member) => named(member as ResponsesApiTool)),
+            }
+          : tool;
+    expect(sent.map(named)).toEqual(expected);
+  });
+
+  test('Chat Completions and Gemini have no deferral: every tool sent whole', () => {
+    const runtime = runtimeOf(GROUPED);
+    expect(openaiChatTools(runtime).map((tool) => tool.function.name)).toEqual(ALL_NAMES);
+    expect(geminiTools(runtime).functionDeclarations.map((tool) => tool.name)).toEqual(ALL_NAMES);
+  });
+
+  test('@openai/agents lays out the same request from its own namespaces, and an agent calls a namespaced tool', async () => {
+    const runtime = runtimeOf(GROUPED);
+    const issues = openaiResponsesTools(runtime)[0];
+    // The hosted search loads the issues namespace as it was sent, then the model calls into it.
+    const searched = { call_id: null, execution: 'server', status: 'completed' };
+    const { fetch, requests } = scriptedFetch(
+      responsesAnswer([
+        { type: 'tool_search_call', id: 'ts_1', arguments: { paths: ['issues'] }, ...searched },
+        { type: 'tool_search_output', id: 'tso_1', tools: [issues], ...searched },
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_1',
+          namespace: 'issues',
+          name: 'close_issue',
+          arguments: '{"id":"7"}',
+          status: 'completed',
+        },
+      ]),
+      responsesAnswer([
+        {
+          type: 'message',
+          id: 'msg_1',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Closed.', annotations: [] }],
+        },
+      ]),
+    );
+    setTracingDisabled(true);
+    setDefaultOpenAIClient(new OpenAI({ apiKey: 'test', fetch }) as never);
+    calls.length = 0;
+    const agent = new Agent({
+      name: 'issues',
+      instructions: 'Help.',
+      model: 'gpt-test',
+      tools: agentsTools(runtime),
+    });
+    expect((await run(agent, 'Close issue 7.')).finalOutput).toBe('Closed.');
+    expect(calls).toEqual([['close_issue', { id: '7' }]]);
+
+    const direct = scriptedFetch(responsesAnswer([]));
+    const tools: ResponsesApiTool[] = openaiResponsesTools(runtime);
+    await new OpenAI({ apiKey: 'test', fetch: direct.fetch }).responses.create({
+      model: 'gpt-test',
+      input: 'Close issue 7.',
+      tools,
+    });
+    expect(requests[0]?.tools).toEqual(direct.requests[0]?.tools);
+    expect(direct.requests[0]?.tools).toEqual(JSON.parse(JSON.stringify(tools)));
+  });
+
+  test('@openai/agents refuses deferred tools without its tool search: agentsTools always adds it', async () => {
+    const { fetch } = scriptedFetch(responsesAnswer([]));
+    setDefaultOpenAIClient(new OpenAI({ apiKey: 'test', fetch }) as never);
+    const withoutSearch = agentsTools(runtimeOf(GROUPED)).filter((tool) => tool.type === 'function');
+    const agent = new Agent({
+      name: 'issues',
+      instructions: 'Help.',
+      model: 'gpt-test',
+      tools: withoutSearch,
+    });
+    await expect(run(agent, 'Close issue 7.')).rejects.toThrow(/require toolSearchTool\(\)/);
+  });
+
+  test('a Responses function call from a namespace runs as any other', async () => {
+    calls.length = 0;
+    const reply = await runResponsesFunctionCall(runtimeOf(GROUPED), {
+      call_id: 'call_1',
+      name: 'list_projects',
+      arguments: '{"id":"all"}',
+    });
+    expect(reply.output).toBe('list_projects done');
+    expect(calls).toEqual([['list_projects', { id: 'all' }]]);
+  });
+});
+
+describe('AI SDK 6: no deferral, every tool sent whole', () => {
+  test('the deferred tools reach the model with the others, and no tool search is added', async () => {
+    const sent: string[][] = [];
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        sent.push((options.tools ?? []).map((tool) => tool.name));
+        return {
+          content: [{ type: 'text', text: 'ok' }],
+          finishReason: { unified: 'stop', raw: undefined },
+          usage: {
+            inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+            outputTokens: { total: 1, text: 1, reasoning: 0 },
+          },
+          warnings: [],
+        };
+      },
+    });
+    await generateText({ model, tools: aiTools(runtimeOf(GROUPED)), prompt: 'Close issue 7.' });
+    expect(sent).toEqual([ALL_NAMES]);
+  });
+});
+
+describe('a search tool beside deferred tools never hides a tool of the set', () => {
+  const clashing = {
+    ...contracts,
+    toolSearch: defineTool({ description: 'Search.', input }),
+    toolSearchToolBm25: defineTool({ description: 'Search by words.', input }),
+  };
+  const set = prepareToolSet(clashing, { profiles: [...PROFILE_NAMES] });
+  const runtime = createToolRuntime(
+    { ...set, prepared: set.prepared.map((tool) => ({ ...tool, loading: 'deferred' as const })) },
+    { handlers: Object.fromEntries(set.prepared.map(({ name }) => [name, () => ''])) },
+  );
+  test.each<[string, () => unknown, string]>([
+    ['openaiResponsesTools', () => openaiResponsesTools(runtime), 'tool_search'],
+    ['agentsTools', () => agentsTools(runtime), 'tool_search'],
+    ['anthropicTools', () => anthropicTools(runtime), 'tool_search_tool_bm25'],
+  ])('%s refuses, naming the tool', (_surface, make, name) => {
+    expect(make).toThrow(`tool "${name}" has the name of the tool search tool sent beside deferred tools`);
+  });
+  test('deferral: false sends them', () => {
+    expect(openaiResponsesTools(runtime, { deferral: false })).toHaveLength(8);
+    expect(anthropicTools(runtime, { deferral: false })).toHaveLength(8);
+  });
+});
+
+describe('the build warns of an OpenAI namespace past 10 functions', () => {
+  const many = (count: number, loading?: 'deferred') =>
+    Array.from({ length: count }, (_, index) => ({
+      ...(base.prepared[0] as (typeof base.prepared)[number]),
+      name: `tool_${index}`,
+      groups: ['issues'],
+      ...(loading ? { loading } : {}),
+    }));
+  test.each<[string, ReturnType<typeof many>, string[]]>([
+    ['11 deferred in one group: a warning naming it and its count', many(11, 'deferred'), ['issues: 11']],
+    ['10 deferred: none', many(10, 'deferred'), []],
+    ['11 eager: no namespace, none', many(11), []],
+    [
+      'not prepared for openai-strict: no namespace, none',
+      many(11, 'deferred').map(({ profiles, ...tool }) => ({
+        ...tool,
+        profiles: { anthropic: profiles?.anthropic },
+      })) as never,
+      [],
+    ],
+  ])('%s', (_case, tools, expected) => {
+    const warnings = namespaceSizeWarnings(tools);
+    expect(
+      warnings.map((problem) =>
+        problem.message
+          .match(/group "(\w+)" has (\d+)/)
+          ?.slice(1)
+          .join(': '),
+      ),
+    ).toEqual(expected);
+    for (const problem of warnings)
+      expect(problem).toMatchObject({
+        severity: 'warning',
+        code: 'namespace-size',
+        profile: 'openai-strict',
+      });
+  });
+});
+
+function responsesAnswer(output: unknown[]) {
+  return {
+    id: 'resp_1',
+    object: 'response',
+    created_at: 0,
+    model: 'gpt-test',
+    status: 'completed',
+    usage: {
+      input_tokens: 1,
+      output_tokens: 1,
+      total_tokens: 2,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    },
+    output,
+  };
+}
