@@ -4,6 +4,7 @@ import { Agent, run, setDefaultOpenAIClient, setTracingDisabled } from '@openai/
 import { prepareToolSet } from '@toolprep/build';
 import { generateText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import fc from 'fast-check';
 import OpenAI from 'openai';
 import type { Tool as ResponsesApiTool } from 'openai/resources/responses/responses';
 import { defineTool } from 'toolprep';
@@ -17,6 +18,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { PROFILE_NAMES } from '../../src/manifest/profiles.js';
 import { namespaceSizeWarnings } from '../../src/prepare/openai-namespaces.js';
+import { propertyRuns } from '../support/property-runs.js';
 import { scriptedFetch } from '../support/scripted-fetch.js';
 
 /**
@@ -319,6 +321,49 @@ describe('AI SDK 6: no deferral, every tool sent whole', () => {
     await generateText({ model, tools: aiTools(runtimeOf(GROUPED)), prompt: 'Close issue 7.' });
     expect(sent).toEqual([ALL_NAMES]);
   });
+});
+
+test('any layout: every tool sent once, deferred exactly where the build deferred it, a search only beside deferred tools', () => {
+  const layouts = fc.record(
+    Object.fromEntries(
+      ALL_NAMES.map((name) => [
+        name,
+        fc.record(
+          {
+            groups: fc.subarray(['issues', 'projects', 'account'], { minLength: 1 }),
+            deferred: fc.constant(true as const),
+          },
+          { requiredKeys: ['groups'] },
+        ),
+      ]),
+    ) as Record<string, fc.Arbitrary<Layout[string]>>,
+  );
+  fc.assert(
+    fc.property(layouts, (layout) => {
+      const runtime = runtimeOf(layout);
+      const wanted = ALL_NAMES.map((name) => (layout[name]?.deferred ? deferred(name) : name)).sort();
+      const searched = wanted.some((name) => name.endsWith('(deferred)'));
+      const anthropic = anthropicTools(runtime);
+      const anthropicSent = anthropic.flatMap((tool) =>
+        'input_schema' in tool ? [tool.defer_loading ? deferred(tool.name) : tool.name] : [],
+      );
+      expect(anthropicSent.sort()).toEqual(wanted);
+      expect(anthropic.length - anthropicSent.length).toBe(searched ? 1 : 0);
+      const responses = openaiResponsesTools(runtime);
+      const responsesSent = responses.flatMap((tool) =>
+        tool.type === 'namespace' ? tool.tools : tool.type === 'function' ? [tool] : [],
+      );
+      expect(
+        responsesSent.map((tool) => (tool.defer_loading ? deferred(tool.name) : tool.name)).sort(),
+      ).toEqual(wanted);
+      expect(responses.filter((tool) => tool.type === 'tool_search')).toHaveLength(searched ? 1 : 0);
+      for (const namespace of responses)
+        if (namespace.type === 'namespace')
+          for (const member of namespace.tools)
+            expect([member.defer_loading, layout[member.name]?.groups?.[0]]).toEqual([true, namespace.name]);
+    }),
+    { numRuns: propertyRuns(100) },
+  );
 });
 
 describe('a search tool beside deferred tools never hides a tool of the set', () => {
