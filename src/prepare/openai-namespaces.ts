@@ -16,7 +16,7 @@ export function namespaceSizeWarnings(tools: readonly PreparedTool[]): Problem[]
       severity: 'warning',
       code: 'namespace-size',
       profile: 'openai-strict',
-      message: `group "${group}" has ${members.length} deferred tools, which OpenAI's Responses surfaces send as one namespace, past the ${OPENAI_NAMESPACE_FUNCTIONS} functions OpenAI advises for one (${members.map((tool) => tool.name).join(', ')})`,
-      hint: 'split the group (a folder, or the config’s groups), or mark some of its tools eager',
+      message: `group "${group}" has ${members.length} deferred tools, which OpenAI's Responses surfaces send as one namespace: past the ${OPENAI_NAMESPACE_FUNCTIONS} functions OpenAI advises for one`,
+      hint: 'split the group into smaller ones (folders, or the config’s groups), or mark some of its tools eager',
     }));
 }

@@ -4,6 +4,7 @@ import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ToolGroup } from '../manifest/tool-set.js';
 import { deepFreeze, digestOf } from '../shared/build/canonical-json.js';
 import type { Problem } from '../shared/build/problems.js';
+import { namespaceSizeWarnings } from './openai-namespaces.js';
 import { namePattern } from './profiles/choices.js';
 
 /** What a contract says of its place in a large set, kept beside its prepared tool (and its cache entry). */
@@ -159,23 +160,20 @@ export function arrangeSurface(
   });
 
   const loadingOf = loadingDecider(tools, settings.loading, warnings);
-  return {
-    tools: tools.map((tool, index) => {
-      const groups = groupsOf[index] as string[];
-      const loading = loadingOf(tool);
-      if (groups.length === 0 && loading === 'eager') return tool.prepared;
-      const { digest: _digest, ...rest } = tool.prepared;
-      const arranged = {
-        ...rest,
-        ...(groups.length > 0 ? { groups } : {}),
-        ...(loading === 'deferred' ? { loading } : {}),
-      };
-      return deepFreeze({ ...arranged, digest: digestOf(arranged) });
-    }),
-    groups,
-    problems,
-    warnings,
-  };
+  const arranged = tools.map((tool, index) => {
+    const groups = groupsOf[index] as string[];
+    const loading = loadingOf(tool);
+    if (groups.length === 0 && loading === 'eager') return tool.prepared;
+    const { digest: _digest, ...rest } = tool.prepared;
+    const disclosed = {
+      ...rest,
+      ...(groups.length > 0 ? { groups } : {}),
+      ...(loading === 'deferred' ? { loading } : {}),
+    };
+    return deepFreeze({ ...disclosed, digest: digestOf(disclosed) });
+  });
+  warnings.push(...namespaceSizeWarnings(arranged));
+  return { tools: arranged, groups, problems, warnings };
 }
 
 /**

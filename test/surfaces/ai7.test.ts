@@ -79,8 +79,8 @@ test('AI SDK 7 on Node 22: calls repaired, a refusal read by the model as the ru
 });
 
 /**
- * Tools the build deferred (groups and loading as its set-wide stage writes them), found by AI SDK
- * 7's own `toolSearch()`: a model that searches, then calls what it found.
+ * Tools whose contracts are deferred, found by AI SDK 7's own `toolSearch()`: a model that
+ * searches, then calls what it found.
  */
 const SEARCH_SCRIPT = `
 import { generateText, stepCountIs } from 'ai';
@@ -93,14 +93,13 @@ import { z } from 'zod';
 
 const input = z.object({ id: z.string() });
 const contracts = {
-  searchIssues: defineTool({ description: 'Find issues by words.', input }),
-  closeIssue: defineTool({ description: 'Close an issue, with a comment.', input }),
-  archiveProject: defineTool({ description: 'Archive a project.', input }),
+  searchIssues: defineTool({ description: 'Find issues by words.', input, group: 'issues' }),
+  closeIssue: defineTool({ description: 'Close an issue, with a comment.', input, group: 'issues', loading: 'deferred' }),
+  archiveProject: defineTool({ description: 'Archive a project.', input, group: 'issues', loading: 'deferred' }),
 };
-const set = prepareToolSet(contracts);
-const deferred = { ...set, prepared: set.prepared.map((tool) => tool.name === 'search_issues' ? tool : { ...tool, groups: ['issues'], loading: 'deferred' }) };
+const set = prepareToolSet(contracts, { warn: () => {} });
 const calls = [];
-const runtime = createToolRuntime(deferred, {
+const runtime = createToolRuntime(set, {
   handlers: Object.fromEntries(set.prepared.map(({ name }) => [name, (args) => { calls.push([name, args]); return name + ' done'; }])),
 });
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import type { ToolUnion } from '@anthropic-ai/sdk/resources/messages';
 import { Agent, run, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
@@ -14,10 +15,10 @@ import { geminiTools } from 'toolprep/gemini';
 import { openaiChatTools, openaiResponsesTools, runResponsesFunctionCall } from 'toolprep/openai';
 import { agentsTools } from 'toolprep/openai-agents';
 import { createToolRuntime, type PreparedToolSet } from 'toolprep/runtime';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { PROFILE_NAMES } from '../../src/manifest/profiles.js';
-import { namespaceSizeWarnings } from '../../src/prepare/openai-namespaces.js';
+import { PROFILE_NAMES, type ProfileName } from '../../src/manifest/profiles.js';
+import { copyFixture, type FixtureProject } from '../support/fixture-project.js';
 import { propertyRuns } from '../support/property-runs.js';
 import { scriptedFetch } from '../support/scripted-fetch.js';
 
@@ -29,7 +30,7 @@ import { scriptedFetch } from '../support/scripted-fetch.js';
  */
 
 const input = z.object({ id: z.string() });
-const contracts = {
+const plain = {
   createIssue: defineTool({ description: 'Open an issue.', input }),
   closeIssue: defineTool({ description: 'Close an issue.', input }),
   searchIssues: defineTool({ description: 'Find issues by words.', input }),
@@ -37,49 +38,35 @@ const contracts = {
   archiveProject: defineTool({ description: 'Archive a project.', input }),
   whoami: defineTool({ description: 'The signed-in user.', input }),
 };
-const ISSUES = 'Issues: open, close and find them.';
-
-/** Each tool's groups and loading, as the build's set-wide stage decides them. */
-type Layout = Record<string, { readonly groups?: readonly string[]; readonly deferred?: true }>;
-const GROUPED: Layout = {
-  create_issue: { groups: ['issues'], deferred: true },
-  close_issue: { groups: ['issues', 'triage'], deferred: true },
-  search_issues: { groups: ['issues'] },
-  list_projects: { groups: ['projects'], deferred: true },
-  archive_project: { groups: ['projects'], deferred: true },
-  whoami: { groups: ['account'] },
+/** The same tools, their contracts saying their groups and loading. */
+const disclosed = {
+  createIssue: defineTool({ ...plain.createIssue, group: 'issues', loading: 'deferred' }),
+  closeIssue: defineTool({ ...plain.closeIssue, group: 'issues', loading: 'deferred' }),
+  searchIssues: defineTool({ ...plain.searchIssues, group: 'issues' }),
+  listProjects: defineTool({ ...plain.listProjects, group: 'projects', loading: 'deferred' }),
+  archiveProject: defineTool({ ...plain.archiveProject, group: 'projects', loading: 'deferred' }),
+  whoami: defineTool({ ...plain.whoami, group: 'account' }),
 };
-/** A project without groups, over its size: every tool deferred but one. */
-const UNGROUPED: Layout = Object.fromEntries(
-  Object.keys(GROUPED).map((name) => [name, name === 'whoami' ? {} : { deferred: true as const }]),
-);
-const EAGER: Layout = {};
+const ISSUES = 'Issues: open, close and find them.';
+// The groups without a description are warned of; these tests read the surfaces.
+const quietly = { profiles: [...PROFILE_NAMES], warn: () => {} };
 
-const base = prepareToolSet(contracts, { profiles: [...PROFILE_NAMES] });
+const EAGER = prepareToolSet(plain, quietly);
+/** Grouped by the contracts, one tool in a second group by the config. */
+const GROUPED = prepareToolSet(disclosed, {
+  ...quietly,
+  groups: { issues: { description: ISSUES }, triage: { tools: ['close_issue'] } },
+});
+/** No groups, and over its size: every tool deferred but the one the config keeps eager. */
+const UNGROUPED = prepareToolSet(plain, { ...quietly, loading: { deferAbove: 0, eager: ['whoami'] } });
 /** Every tool, whole, in the order of the set. */
-const ALL_NAMES = base.prepared.map(({ name }) => name);
-function toolSet(layout: Layout): PreparedToolSet {
-  const grouped = Object.values(layout).some((tool) => tool.groups);
-  return {
-    ...base,
-    ...(grouped
-      ? { groups: [{ name: 'issues', description: ISSUES }, { name: 'projects' }, { name: 'account' }] }
-      : {}),
-    prepared: base.prepared.map((tool) => {
-      const { groups, deferred } = layout[tool.name] ?? {};
-      return {
-        ...tool,
-        ...(groups ? { groups } : {}),
-        ...(deferred ? { loading: 'deferred' as const } : {}),
-      };
-    }),
-  };
-}
+const ALL_NAMES = EAGER.prepared.map(({ name }) => name);
+
 const calls: unknown[] = [];
-const runtimeOf = (layout: Layout) =>
-  createToolRuntime(toolSet(layout), {
+const runtimeOf = (set: PreparedToolSet) =>
+  createToolRuntime(set, {
     handlers: Object.fromEntries(
-      base.prepared.map(({ name }) => [
+      set.prepared.map(({ name }) => [
         name,
         (args: unknown) => {
           calls.push([name, args]);
@@ -94,7 +81,7 @@ const deferred = (name: string) => `${name} (deferred)`;
 
 describe('Anthropic: defer_loading and a tool search tool first', () => {
   const BM25 = { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' };
-  test.each<[string, Layout, Parameters<typeof anthropicTools>[1], unknown[]]>([
+  test.each<[string, PreparedToolSet, Parameters<typeof anthropicTools>[1], unknown[]]>([
     ['no tool deferred: as before', EAGER, {}, ALL_NAMES],
     [
       'grouped: the deferred flagged, BM25 search first',
@@ -133,8 +120,8 @@ describe('Anthropic: defer_loading and a tool search tool first', () => {
       { strict: true, tools: ['list_projects'] },
       [BM25, deferred('list_projects')],
     ],
-  ])('%s', (_case, layout, options, expected) => {
-    const sent: ToolUnion[] = anthropicTools(runtimeOf(layout), options);
+  ])('%s', (_case, set, options, expected) => {
+    const sent: ToolUnion[] = anthropicTools(runtimeOf(set), options);
     expect(
       sent.map((tool) =>
         'input_schema' in tool ? (tool.defer_loading ? deferred(tool.name) : tool.name) : tool,
@@ -171,7 +158,7 @@ describe('OpenAI Responses: a namespace per group, defer_loading, and tool_searc
     description,
     tools: tools.map(deferred),
   });
-  test.each<[string, Layout, { deferral?: boolean }, unknown[]]>([
+  test.each<[string, PreparedToolSet, { deferral?: boolean }, unknown[]]>([
     ['no tool deferred: as before', EAGER, {}, ALL_NAMES],
     [
       'grouped: each group’s deferred tools one namespace, where its first comes; eager tools alone',
@@ -201,8 +188,8 @@ describe('OpenAI Responses: a namespace per group, defer_loading, and tool_searc
       ],
     ],
     ['deferral: false: every tool whole', GROUPED, { deferral: false }, ALL_NAMES],
-  ])('%s', (_case, layout, options, expected) => {
-    const sent: ResponsesApiTool[] = openaiResponsesTools(runtimeOf(layout), options);
+  ])('%s', (_case, set, options, expected) => {
+    const sent: ResponsesApiTool[] = openaiResponsesTools(runtimeOf(set), options);
     const named = (tool: ResponsesApiTool): unknown =>
       tool.type === 'function'
         ? tool.defer_loading
@@ -323,16 +310,17 @@ describe('AI SDK 6: no deferral, every tool sent whole', () => {
   });
 });
 
+/** Each tool's groups (in this order) and whether the config defers it. */
+const GROUP_NAMES = ['issues', 'projects', 'account'];
+type Layout = Record<string, { readonly groups: readonly string[]; readonly deferred?: true }>;
+
 test('any layout: every tool sent once, deferred exactly where the build deferred it, a search only beside deferred tools', () => {
   const layouts = fc.record(
     Object.fromEntries(
       ALL_NAMES.map((name) => [
         name,
         fc.record(
-          {
-            groups: fc.subarray(['issues', 'projects', 'account'], { minLength: 1 }),
-            deferred: fc.constant(true as const),
-          },
+          { groups: fc.subarray(GROUP_NAMES, { minLength: 1 }), deferred: fc.constant(true as const) },
           { requiredKeys: ['groups'] },
         ),
       ]),
@@ -340,7 +328,18 @@ test('any layout: every tool sent once, deferred exactly where the build deferre
   );
   fc.assert(
     fc.property(layouts, (layout) => {
-      const runtime = runtimeOf(layout);
+      const membersOf = (group: string) => ALL_NAMES.filter((name) => layout[name]?.groups.includes(group));
+      const runtime = runtimeOf(
+        prepareToolSet(plain, {
+          ...quietly,
+          groups: Object.fromEntries(
+            GROUP_NAMES.flatMap((group) =>
+              membersOf(group).length > 0 ? [[group, { tools: membersOf(group) }]] : [],
+            ),
+          ),
+          loading: { deferred: ALL_NAMES.filter((name) => layout[name]?.deferred) },
+        }),
+      );
       const wanted = ALL_NAMES.map((name) => (layout[name]?.deferred ? deferred(name) : name)).sort();
       const searched = wanted.some((name) => name.endsWith('(deferred)'));
       const anthropic = anthropicTools(runtime);
@@ -360,23 +359,19 @@ test('any layout: every tool sent once, deferred exactly where the build deferre
       for (const namespace of responses)
         if (namespace.type === 'namespace')
           for (const member of namespace.tools)
-            expect([member.defer_loading, layout[member.name]?.groups?.[0]]).toEqual([true, namespace.name]);
+            expect([member.defer_loading, layout[member.name]?.groups[0]]).toEqual([true, namespace.name]);
     }),
-    { numRuns: propertyRuns(100) },
+    { numRuns: propertyRuns(60) },
   );
 });
 
 describe('a search tool beside deferred tools never hides a tool of the set', () => {
   const clashing = {
-    ...contracts,
+    ...plain,
     toolSearch: defineTool({ description: 'Search.', input }),
     toolSearchToolBm25: defineTool({ description: 'Search by words.', input }),
   };
-  const set = prepareToolSet(clashing, { profiles: [...PROFILE_NAMES] });
-  const runtime = createToolRuntime(
-    { ...set, prepared: set.prepared.map((tool) => ({ ...tool, loading: 'deferred' as const })) },
-    { handlers: Object.fromEntries(set.prepared.map(({ name }) => [name, () => ''])) },
-  );
+  const runtime = runtimeOf(prepareToolSet(clashing, { ...quietly, loading: { deferAbove: 0 } }));
   test.each<[string, () => unknown, string]>([
     ['openaiResponsesTools', () => openaiResponsesTools(runtime), 'tool_search'],
     ['agentsTools', () => agentsTools(runtime), 'tool_search'],
@@ -392,40 +387,91 @@ describe('a search tool beside deferred tools never hides a tool of the set', ()
 
 describe('the build warns of an OpenAI namespace past 10 functions', () => {
   const many = (count: number, loading?: 'deferred') =>
-    Array.from({ length: count }, (_, index) => ({
-      ...(base.prepared[0] as (typeof base.prepared)[number]),
-      name: `tool_${index}`,
-      groups: ['issues'],
-      ...(loading ? { loading } : {}),
-    }));
-  test.each<[string, ReturnType<typeof many>, string[]]>([
-    ['11 deferred in one group: a warning naming it and its count', many(11, 'deferred'), ['issues: 11']],
-    ['10 deferred: none', many(10, 'deferred'), []],
-    ['11 eager: no namespace, none', many(11), []],
+    Object.fromEntries(
+      Array.from({ length: count }, (_, index) => [
+        `tool${index}`,
+        defineTool({
+          description: `Tool ${index}.`,
+          input,
+          group: 'issues',
+          ...(loading ? { loading } : {}),
+        }),
+      ]),
+    );
+  test.each<[string, ReturnType<typeof many>, ProfileName[], object[]]>([
     [
-      'not prepared for openai-strict: no namespace, none',
-      many(11, 'deferred').map(({ profiles, ...tool }) => ({
-        ...tool,
-        profiles: { anthropic: profiles?.anthropic },
-      })) as never,
-      [],
+      '11 deferred in one group: a warning naming it and its count',
+      many(11, 'deferred'),
+      ['openai-strict'],
+      [
+        {
+          severity: 'warning',
+          code: 'namespace-size',
+          profile: 'openai-strict',
+          hint: expect.stringContaining('split the group'),
+          message: expect.stringMatching(
+            /^group "issues" has 11 deferred tools, .*: past the 10 functions OpenAI advises for one$/,
+          ),
+        },
+      ],
     ],
-  ])('%s', (_case, tools, expected) => {
-    const warnings = namespaceSizeWarnings(tools);
-    expect(
-      warnings.map((problem) =>
-        problem.message
-          .match(/group "(\w+)" has (\d+)/)
-          ?.slice(1)
-          .join(': '),
+    ['10 deferred: none', many(10, 'deferred'), ['openai-strict'], []],
+    ['11 eager: no namespace, none', many(11), ['openai-strict'], []],
+    ['not prepared for openai-strict: no namespace, none', many(11, 'deferred'), ['anthropic'], []],
+  ])('%s', (_case, contracts, profiles, expected) => {
+    const warnings: { code: string }[] = [];
+    prepareToolSet(contracts, { profiles, warn: (problem) => warnings.push(problem) });
+    expect(warnings.filter((problem) => problem.code === 'namespace-size')).toEqual(expected);
+  });
+});
+
+describe('the large fixture (178 tools in 16 folder groups), deferred by its size', () => {
+  let fixture: FixtureProject;
+  let runtime: ReturnType<typeof runtimeOf>;
+  let warned: string[];
+  beforeAll(async () => {
+    fixture = copyFixture('large-set');
+    const config = fixture.read('toolprep.config.ts');
+    fixture.write(
+      'toolprep.config.ts',
+      config.replace(
+        "names: 'strict',",
+        "names: 'strict',\n  profiles: ['openai-strict', 'anthropic'],\n  profileOptions: { 'openai-strict': { fallback: 'auto' } },",
       ),
-    ).toEqual(expected);
-    for (const problem of warnings)
-      expect(problem).toMatchObject({
-        severity: 'warning',
-        code: 'namespace-size',
-        profile: 'openai-strict',
-      });
+    );
+    const generated = fixture.cli('generate', '--quiet');
+    expect(generated.status).toBe(0);
+    warned = generated.stderr
+      .split('\n')
+      .flatMap((line) => /group "([\w-]+)" has (\d+) deferred tools/.exec(line)?.slice(1).join(': ') ?? []);
+    const { tools } = (await import(path.join(fixture.dir, 'src/toolprep.gen.ts'))) as {
+      tools: PreparedToolSet;
+    };
+    runtime = runtimeOf(tools);
+  }, 180_000);
+  afterAll(() => fixture?.remove());
+
+  test('Responses: one namespace per group; the build warned of exactly those past 10 functions', () => {
+    const sent: ResponsesApiTool[] = openaiResponsesTools(runtime);
+    const namespaces = sent.flatMap((tool) =>
+      tool.type === 'namespace' ? [[tool.name, tool.tools.length] as const] : [],
+    );
+    expect(namespaces).toHaveLength(16);
+    expect(namespaces.reduce((sum, [, size]) => sum + size, 0)).toBe(178);
+    expect(sent.filter((tool) => tool.type !== 'namespace')).toEqual([{ type: 'tool_search' }]);
+    expect(warned.sort()).toEqual(
+      namespaces
+        .filter(([, size]) => size > 10)
+        .map(([group, size]) => `${group}: ${size}`)
+        .sort(),
+    );
+  });
+
+  test('Anthropic: every tool deferred, after the BM25 search', () => {
+    const sent: ToolUnion[] = anthropicTools(runtime);
+    expect(sent[0]).toEqual({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
+    expect(sent.slice(1).every((tool) => 'defer_loading' in tool && tool.defer_loading)).toBe(true);
+    expect(sent).toHaveLength(179);
   });
 });
 

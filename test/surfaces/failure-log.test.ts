@@ -1,5 +1,5 @@
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { RunContext } from '@openai/agents';
+import { type FunctionTool, RunContext } from '@openai/agents';
 import { prepareToolSet } from '@toolprep/build';
 import { defineTool } from 'toolprep';
 import { aiTools } from 'toolprep/ai';
@@ -107,7 +107,7 @@ const SURFACES: Record<string, Surface> = {
     runResponsesFunctionCall(runtime, { call_id: 'c1', name, arguments: JSON.stringify(args) }),
   'OpenAI Agents': async (runtime, name, args) =>
     agentsTools(runtime)
-      .find((tool) => tool.name === name)
+      .find((tool): tool is FunctionTool => tool.type === 'function' && tool.name === name)
       ?.invoke(new RunContext(), JSON.stringify(args)),
   Anthropic: (runtime, name, args) => runAnthropicToolUse(runtime, { id: 'tu1', name, input: args }),
   Gemini: (runtime, name, args) => runGeminiFunctionCall(runtime, { id: 'g1', name, args }),
