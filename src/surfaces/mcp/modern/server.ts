@@ -6,6 +6,7 @@ import { requestStateSigner } from '../service/request-state.js';
 import { type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
 import { capabilitiesOf, headerMismatch, META, MODERN_VERSION } from '../wire/envelope.js';
 import { ERRORS, errorAnswer, errorText, idOf, responseText, type WireAnswer } from '../wire/jsonrpc.js';
+import { installGroupMethods } from './group-methods.js';
 import type { MethodTable, ModernOptions, ModernWork, ServingKit } from './method-table.js';
 import { installTaskMethods } from './task-methods.js';
 import { installToolMethods } from './tool-methods.js';
@@ -14,7 +15,7 @@ import { installToolMethods } from './tool-methods.js';
  * MCP 2026-07-28, the stateless revision, served by toolprep itself: every request carries its
  * protocol version and client capabilities, so each is answered on its own, with nothing kept
  * between requests. The envelope is checked here, once, for every method; each method is a row of
- * a table, into which the tools and each extension (tasks) install their rows. No SDK is loaded,
+ * a table, into which the tools and each extension (tasks, groups) install their rows. No SDK is loaded,
  * and nothing of Node: the stdio reader, the Node HTTP handler and the fetch handler all use it.
  */
 
@@ -61,6 +62,7 @@ export function modernServing(
   const table: MethodTable = new Map();
   installToolMethods(table, kit, supportedVersions);
   installTaskMethods(table, kit);
+  installGroupMethods(table, kit);
 
   return {
     yields: (method) => typeof method !== 'string' || table.get(method)?.alwaysOurs !== true,

@@ -1,8 +1,14 @@
 import { askingCall } from '../service/asking-call.js';
 import { missingCapabilityError } from '../service/questions.js';
+import type { ToolService } from '../service/tool-service.js';
 import { META, mirroredMismatch } from '../wire/envelope.js';
 import { ERRORS, errorAnswer, responseText } from '../wire/jsonrpc.js';
-import { type MethodTable, missingCapabilityAnswer, type ServingKit } from './method-table.js';
+import {
+  type MethodRow,
+  type MethodTable,
+  missingCapabilityAnswer,
+  type ServingKit,
+} from './method-table.js';
 
 /**
  * The rows of the tools: `server/discover` and each `tools/list` page as JSON text made once per
@@ -14,8 +20,7 @@ export function installToolMethods(
   kit: ServingKit,
   supportedVersions: readonly string[],
 ): void {
-  const { service, cache, resultMeta, options } = kit;
-  const pageSize = options.pageSize ?? 200;
+  const { service, cache, resultMeta } = kit;
 
   let discoverText: string | undefined;
   // Made on first use, after every extension has installed its rows and declared itself.
@@ -32,21 +37,7 @@ export function installToolMethods(
     },
   });
 
-  const pageTexts = new WeakMap<object, string>();
-  table.set('tools/list', {
-    alwaysOurs: true,
-    answer: ({ id, params }) => {
-      const listed = service.page(pageSize, params.cursor);
-      if ('error' in listed) return kit.callError(id, listed.error);
-      let text = pageTexts.get(listed);
-      if (text === undefined) {
-        // The 2025 page with what 2026-07-28 adds to a result.
-        text = JSON.stringify({ resultType: 'complete', ...listed.page, ...cache, _meta: resultMeta });
-        pageTexts.set(listed, text);
-      }
-      return { status: 200, body: responseText(id, text) };
-    },
-  });
+  table.set('tools/list', { alwaysOurs: true, answer: toolPages(kit, service) });
 
   table.set('tools/call', {
     alwaysOurs: true,
@@ -85,4 +76,23 @@ export function installToolMethods(
       };
     },
   });
+}
+
+/**
+ * The `tools/list` answer of a service's tools: each page's text made once per process, the 2025
+ * page with what 2026-07-28 adds to a result.
+ */
+export function toolPages(kit: ServingKit, service: ToolService): MethodRow['answer'] {
+  const pageSize = kit.options.pageSize ?? 200;
+  const pageTexts = new WeakMap<object, string>();
+  return ({ id, params }) => {
+    const listed = service.page(pageSize, params.cursor);
+    if ('error' in listed) return kit.callError(id, listed.error);
+    let text = pageTexts.get(listed);
+    if (text === undefined) {
+      text = JSON.stringify({ resultType: 'complete', ...listed.page, ...kit.cache, _meta: kit.resultMeta });
+      pageTexts.set(listed, text);
+    }
+    return { status: 200, body: responseText(id, text) };
+  };
 }

@@ -22,11 +22,13 @@ export function createMcpFetchHandler(
 
 /** The exchange's port on a fetch runtime: the request's signal is the client going. */
 function fetchPort(request: Request): HttpPort<Response> {
+  const url = new URL(request.url);
   return {
     // A fetch runtime's request URL carries the host the client asked for (from its Host header).
     request: {
       method: request.method,
-      host: new URL(request.url).host,
+      host: url.host,
+      path: url.pathname,
       header: (name) => request.headers.get(name) ?? undefined,
     },
     signal: request.signal,

@@ -4,6 +4,7 @@ import { refuseSdkToolsOfFactory } from '../compose/sdk-tools.js';
 import { type FirstAnswers, firstAnswers, firstHttpAnswer } from '../legacy/first-answers.js';
 import { loadSdk, SdkUnavailableError, sessionRefusals } from '../legacy/sdk-unavailable.js';
 import { type ModernServing, modernServing } from '../modern/server.js';
+import { groupCatalogOf, withoutGroups } from '../service/groups.js';
 import { type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
 import { isModernMessage } from '../wire/envelope.js';
 import {
@@ -52,7 +53,9 @@ export function httpExchange(
   const sessionOptions = sessionOptionsOf(options);
   // A 2026-07-28 client is answered here, without the `server`: its SDK tools would be missing there.
   if (options.server) refuseSdkToolsOfFactory(options.server);
-  const modern = modernServing(runtime, info, options);
+  const endpointOf = options.groupEndpoints ? groupEndpoints(runtime, info, options) : undefined;
+  // A feature server answers server/discover, where the groups extension cannot be declared: tools/list stays flat.
+  const modern = modernServing(options.modernFeatures ? withoutGroups(runtime) : runtime, info, options);
   // The prepared 2025 answers, when toolprep makes the server and serves statelessly.
   const first = options.server || sessionOptions ? undefined : firstAnswers(runtime, info, options);
   const preflight = preflightHeaders(toolServiceOf(runtime));
@@ -64,10 +67,12 @@ export function httpExchange(
   const refusal = sessionRefusals(onerror);
 
   return async (port, parsedBody) => {
+    const endpoint = endpointOf?.(port.request.path);
+    if (typeof endpoint === 'function') return endpoint(port, parsedBody);
     const cors = corsHeaders(port.request, options);
     const withCors = (headers: HeaderRecord): HeaderRecord => (cors ? { ...headers, ...cors } : headers);
     try {
-      return await answer(port, parsedBody, cors, withCors);
+      return await answer(port, parsedBody, cors, withCors, endpoint);
     } catch (error) {
       // The client learns that the server failed, not how: the error may name paths and hosts.
       onerror(failureOf('an MCP request failed inside the server', error));
@@ -84,6 +89,7 @@ export function httpExchange(
     parsedBody: unknown,
     cors: HeaderRecord | undefined,
     withCors: (headers: HeaderRecord) => HeaderRecord,
+    unknownGroup: string | undefined,
   ): Promise<Reply> {
     const { request } = port;
     let body = parsedBody;
@@ -101,7 +107,7 @@ export function httpExchange(
         );
       body = jsonOf(text);
     }
-    const route = routeOf(modern, first, options, preflight, request, body);
+    const route = routeOf(modern, first, options, preflight, request, body, unknownGroup);
     if (route.kind === 'answer') return port.reply(route.status, withCors(route.headers), route.body);
     if (route.kind === 'features') {
       const features = options.modernFeatures as NonNullable<McpHttpOptions['modernFeatures']>;
@@ -158,7 +164,7 @@ type Route =
 /**
  * A request whose `Host` or `Origin` is not allowed is refused (403), a preflight from another
  * origin among them; an `OPTIONS` is answered 204 with the methods (and, from an allowed origin,
- * what its preflight asks); a 2026-07-28 request is toolprep's to answer (or the user's feature
+ * what its preflight asks); a group endpoint's path that names no group is 404; a 2026-07-28 request is toolprep's to answer (or the user's feature
  * server's, for the methods toolprep's table leaves to it), a POST only (405 otherwise); a 2025
  * request is answered from the prepared bytes when they hold its answer, and by the SDK otherwise.
  */
@@ -169,10 +175,12 @@ function routeOf(
   preflight: HeaderRecord,
   request: HttpRequestView,
   body: unknown,
+  unknownGroup: string | undefined,
 ): Route {
   const origin = request.header('origin');
   const refused = refusedOrigin({ host: request.host, origin }, options);
   if (refused) return transportError(403, `Forbidden: ${refused}`, {});
+  if (unknownGroup !== undefined) return transportError(404, `Not Found: ${unknownGroup}`, {});
   if (request.method === 'OPTIONS')
     return {
       kind: 'answer',
@@ -205,5 +213,40 @@ function transportError(status: number, message: string, headers: HeaderRecord):
     status,
     body: sdkErrorText(TRANSPORT_ERROR, message),
     headers: { ...JSON_HEADERS, ...headers },
+  };
+}
+
+/**
+ * The exchange of the group a path ends in (`…/mcp/<group>`), made on its first request with the
+ * same options, or why such a path names no group; undefined for any other path, which serves
+ * every tool.
+ */
+function groupEndpoints(
+  runtime: ToolRuntime,
+  info: McpServerInfo,
+  options: McpHttpOptions,
+): (path: string) => HttpExchange | string | undefined {
+  const catalog = groupCatalogOf(runtime);
+  if (!catalog)
+    throw new Error(
+      '[toolprep] groupEndpoints: true, but the tools have no groups: put tools in folders (tools/<group>/…) or give contracts a group',
+    );
+  if (options.server)
+    throw new Error(
+      '[toolprep] groupEndpoints cannot scope a server of yours (server): it lists every tool attached to it; serve the groups without `server`',
+    );
+  const exchanges = new Map<string, HttpExchange>();
+  const names = [...catalog.groups.keys()].join(', ');
+  return (path) => {
+    const name = /\/mcp\/([^/]+)\/?$/.exec(path)?.[1];
+    if (name === undefined) return undefined;
+    const group = catalog.groups.get(name);
+    if (!group) return `no group "${name}" (groups: ${names})`;
+    let exchange = exchanges.get(name);
+    if (!exchange) {
+      exchange = httpExchange(catalog.endpointView(group), info, { ...options, groupEndpoints: false });
+      exchanges.set(name, exchange);
+    }
+    return exchange;
   };
 }

@@ -53,6 +53,13 @@ export interface McpHttpOptions extends ModernOptions {
    * client). `true`, or the options of the sessions' streams.
    */
   readonly sessions?: boolean | McpSessionOptions;
+  /**
+   * Serve each group of the tools at its own endpoint, a path ending in `/mcp/<group>` (as Google's
+   * MCP Toolbox does), listing and calling that group's tools only, on both eras; any other path
+   * serves every tool, and `/mcp/<name>` for a name that is no group is 404. Default false: a path
+   * is a public surface the author opens (decision 0046).
+   */
+  readonly groupEndpoints?: boolean;
 }
 
 /** A web handler for the 2026-07-28 requests toolprep does not answer, given the request and its parsed body. */
@@ -163,6 +170,8 @@ export function corsHeaders(
 /** What the routing reads of an HTTP request, whichever runtime's request it is. */
 export interface HttpRequestView {
   readonly method: string;
+  /** The request's path, without its query. */
+  readonly path: string;
   /** The host the client asked for (`Host`, or a fetch request's URL host). */
   readonly host: string;
   header(name: string): string | undefined;

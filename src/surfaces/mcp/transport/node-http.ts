@@ -33,6 +33,7 @@ function nodePort(request: IncomingMessage, response: ServerResponse): HttpPort<
   const view = {
     method: request.method ?? '',
     host: headerOf(request, 'host') ?? '',
+    path: (request.url ?? '/').split('?')[0] as string,
     header: (name: string) => headerOf(request, name),
   };
   const port: HttpPort<Promise<void>> = {

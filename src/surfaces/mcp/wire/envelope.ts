@@ -11,6 +11,9 @@ export const MODERN_VERSION = '2026-07-28';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
+/** The progressive-disclosure groups draft: its extension id, also the `_meta` key of a tool's groups. */
+export const GROUPS_EXTENSION = 'io.modelcontextprotocol/groups';
+
 export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',

@@ -26,6 +26,8 @@ export const ERRORS = {
   /** Invalid params that are not about the envelope (a tool that does not exist, a bad cursor). */
   invalidArgument: { code: -32602, status: 200 },
   internal: { code: -32603, status: 500 },
+  /** Something the request names does not exist (an unknown group, as the groups draft answers it). */
+  notFound: { code: -32002, status: 200 },
   headerMismatch: { code: -32020, status: 400 },
   missingCapability: { code: -32021, status: 400 },
   unsupportedVersion: { code: -32022, status: 400 },
