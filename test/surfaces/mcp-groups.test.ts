@@ -80,6 +80,11 @@ async function v1Client(path: string): Promise<ClientV1> {
   return client;
 }
 
+/** A raw JSON-RPC answer, as the tests read it. */
+interface Answer {
+  readonly result: { readonly tools: { name: string }[]; readonly contents: { readonly tools: unknown[] } };
+  readonly error: { readonly code: number };
+}
 const names = (tools: readonly { name: string }[]) => tools.map((listed) => listed.name);
 const GroupList = z.object({ groups: z.array(z.object({ name: z.string(), description: z.string() })) });
 const GroupGet = z.object({
@@ -203,7 +208,7 @@ describe('one endpoint per group', () => {
       const response = await handle(
         new Request(new URL(path, 'http://localhost'), { method: 'POST', headers, body }),
       );
-      return { status: response.status, body: await response.json() };
+      return { status: response.status, body: (await response.json()) as Answer };
     };
     const declared = { extensions: { [GROUPS]: {} } };
     expect(names((await post('/mcp/repos', 'tools/list', {}, {})).body.result.tools)).toEqual(['list_repos']);

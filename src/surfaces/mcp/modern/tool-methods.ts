@@ -2,13 +2,8 @@ import { askingCall } from '../service/asking-call.js';
 import { missingCapabilityError } from '../service/questions.js';
 import type { ToolService } from '../service/tool-service.js';
 import { META, mirroredMismatch } from '../wire/envelope.js';
-import { ERRORS, errorAnswer, responseText } from '../wire/jsonrpc.js';
-import {
-  type MethodRow,
-  type MethodTable,
-  missingCapabilityAnswer,
-  type ServingKit,
-} from './method-table.js';
+import { ERRORS, errorAnswer, type Id, responseText, type WireAnswer } from '../wire/jsonrpc.js';
+import { type MethodTable, missingCapabilityAnswer, type ServingKit } from './method-table.js';
 
 /**
  * The rows of the tools: `server/discover` and each `tools/list` page as JSON text made once per
@@ -82,7 +77,10 @@ export function installToolMethods(
  * The `tools/list` answer of a service's tools: each page's text made once per process, the 2025
  * page with what 2026-07-28 adds to a result.
  */
-export function toolPages(kit: ServingKit, service: ToolService): MethodRow['answer'] {
+export function toolPages(
+  kit: ServingKit,
+  service: ToolService,
+): (request: { readonly id: Id; readonly params: Record<string, unknown> }) => WireAnswer {
   const pageSize = kit.options.pageSize ?? 200;
   const pageTexts = new WeakMap<object, string>();
   return ({ id, params }) => {

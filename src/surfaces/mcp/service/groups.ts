@@ -1,100 +1,46 @@
 import type { PreparedTool } from '../../../manifest/prepared-tool.js';
 import type { ToolGroup } from '../../../manifest/tool-set.js';
-import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
+import type { ToolRuntime } from '../../../runtime/runner.js';
 
 /**
- * A runtime's groups as MCP serves them, worked out once per runtime: the groups a client of the
- * progressive-disclosure draft (`io.modelcontextprotocol/groups`) is offered, the tools scoped to
- * them (the deferred ones: the build's one decision on what is loaded on the first turn), and the
- * views the serving lists through — the top-level tools, a group's scoped tools, a group's
- * endpoint. A view is a runtime whose `list` is the view's tools, so every era and transport
- * serves it as it serves a whole runtime (decision 0046).
+ * What serving must know of a runtime's groups at start, small enough to load with every server:
+ * whether it has groups, their names checked, and the runtime as a server without groups lists
+ * it. The views the groups are served through load on first use (group-views.ts).
  */
-
-/** A group with its tools, in the order of the prepared tools. */
-interface ServedGroup {
-  readonly name: string;
-  readonly description: string;
-  /** Every tool of the group: what its endpoint lists. */
-  readonly tools: readonly PreparedTool[];
-  /** Its deferred tools: what `groups/get` hands out and `tools/list` leaves out for a client of the draft. */
-  readonly scoped: readonly PreparedTool[];
-}
-
-export interface GroupCatalog {
-  /** Every group of the set, by name. */
-  readonly groups: ReadonlyMap<string, ServedGroup>;
-  /** The groups a client of the draft is offered: those with scoped tools. */
-  readonly offered: readonly ServedGroup[];
-  /** The tools a client of the draft finds in `tools/list`: every tool not scoped to a group. */
-  readonly topLevel: ToolRuntime;
-  /** A group's scoped tools, as `groups/get` lists them. */
-  scopedView(group: ServedGroup): ToolRuntime;
-  /** A group's endpoint: its tools, and a call to any other tool refused as unknown. */
-  endpointView(group: ServedGroup): ToolRuntime;
-}
 
 /** The draft's rule for a group name (the Agent Skills rule), which an endpoint's path relies on too. */
 const GROUP_NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-const catalogs = new WeakMap<ToolRuntime, GroupCatalog | undefined>();
-
-/** The groups of a runtime, or undefined for a runtime without groups (a view among them). */
-export function groupCatalogOf(runtime: ToolRuntime): GroupCatalog | undefined {
-  if (!catalogs.has(runtime)) catalogs.set(runtime, runtime.groups && groupCatalog(runtime, runtime.groups));
-  return catalogs.get(runtime);
-}
-
-function groupCatalog(runtime: ToolRuntime, declared: readonly ToolGroup[]): GroupCatalog {
-  const tools = runtime.list();
-  const groups = new Map<string, ServedGroup>();
-  for (const { name, description } of declared) {
+/** The runtime's groups, each name checked against the draft's rule; undefined without groups. */
+export function groupsOf(runtime: ToolRuntime): readonly ToolGroup[] | undefined {
+  for (const { name } of runtime.groups ?? [])
     if (!GROUP_NAME.test(name))
       throw new Error(
         `[toolprep] group "${name}" cannot be served over MCP: a group name is 1 to 64 lowercase letters, digits and single inner hyphens (the groups draft's rule, and an endpoint's path)`,
       );
-    const members = tools.filter((tool) => tool.groups?.includes(name));
-    groups.set(name, {
-      name,
-      description: description ?? describedByTools(members),
-      tools: members,
-      scoped: members.filter((tool) => tool.loading === 'deferred'),
-    });
-  }
-  const scopedNames = new Set([...groups.values()].flatMap((group) => group.scoped.map((tool) => tool.name)));
-  const views = new Map<string, ToolRuntime>();
-  const viewOf = (key: string, make: () => ToolRuntime): ToolRuntime => {
-    let view = views.get(key);
-    if (!view) {
-      view = make();
-      views.set(key, view);
-    }
-    return view;
-  };
-  return {
-    groups,
-    offered: [...groups.values()].filter((group) => group.scoped.length > 0),
-    topLevel: listing(
-      runtime,
-      tools.filter((tool) => !scopedNames.has(tool.name)),
-    ),
-    scopedView: (group) => viewOf(`scoped:${group.name}`, () => listing(runtime, group.scoped)),
-    endpointView: (group) => viewOf(`endpoint:${group.name}`, () => endpoint(runtime, group.tools)),
-  };
+  return runtime.groups;
 }
 
-/** A group the build left undescribed, described for the model by its tools (the draft requires one). */
-function describedByTools(tools: readonly PreparedTool[]): string {
-  const named = tools.slice(0, 8).map((tool) => tool.name);
-  const more = tools.length > named.length ? ` and ${tools.length - named.length} more` : '';
-  return `Tools: ${named.join(', ')}${more}.`;
+/** Whether a client of the groups draft would find some tool scoped to a group: a deferred tool in one. */
+export function scopesTools(runtime: ToolRuntime): boolean {
+  return groupsOf(runtime) !== undefined && runtime.list().some(isScoped);
+}
+
+/** A tool a client of the draft finds through its groups, not `tools/list`: the build deferred it. */
+export function isScoped(tool: PreparedTool): boolean {
+  return tool.loading === 'deferred' && (tool.groups?.length ?? 0) > 0;
+}
+
+/** The runtime as a server that cannot declare the groups extension lists it: every tool, no groups. */
+export function withoutGroups(runtime: ToolRuntime): ToolRuntime {
+  return runtime.groups ? listing(runtime, runtime.list()) : runtime;
 }
 
 /**
  * The runtime, listing these tools: a call still reaches every tool (scoping a tool gates its
  * discovery, not its use, as the draft says).
  */
-function listing(runtime: ToolRuntime, tools: readonly PreparedTool[]): ToolRuntime {
+export function listing(runtime: ToolRuntime, tools: readonly PreparedTool[]): ToolRuntime {
   const listed = Object.freeze(tools.slice());
   return {
     list: () => listed,
@@ -102,29 +48,4 @@ function listing(runtime: ToolRuntime, tools: readonly PreparedTool[]): ToolRunt
     check: runtime.check,
     ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
   };
-}
-
-/** The runtime, listing and calling these tools only: an endpoint serves nothing else. */
-function endpoint(runtime: ToolRuntime, tools: readonly PreparedTool[]): ToolRuntime {
-  const listed = Object.freeze(tools.slice());
-  const names = new Set(listed.map((tool) => tool.name));
-  const unknown = (name: string): CallResult<never> => ({
-    ok: false,
-    error: {
-      code: 'UNKNOWN_TOOL',
-      message: `Unknown tool "${name}". Available tools: ${[...names].join(', ')}.`,
-      issues: [],
-    },
-  });
-  return {
-    list: () => listed,
-    call: async (name, ...rest) => (names.has(name) ? runtime.call(name, ...rest) : unknown(name)),
-    check: async (name, ...rest) => (names.has(name) ? runtime.check(name, ...rest) : unknown(name)),
-    ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
-  };
-}
-
-/** The runtime as a server that cannot declare the groups extension lists it: every tool, no groups. */
-export function withoutGroups(runtime: ToolRuntime): ToolRuntime {
-  return runtime.groups ? listing(runtime, runtime.list()) : runtime;
 }

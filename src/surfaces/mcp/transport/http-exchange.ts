@@ -4,7 +4,7 @@ import { refuseSdkToolsOfFactory } from '../compose/sdk-tools.js';
 import { type FirstAnswers, firstAnswers, firstHttpAnswer } from '../legacy/first-answers.js';
 import { loadSdk, SdkUnavailableError, sessionRefusals } from '../legacy/sdk-unavailable.js';
 import { type ModernServing, modernServing } from '../modern/server.js';
-import { groupCatalogOf, withoutGroups } from '../service/groups.js';
+import { groupsOf, withoutGroups } from '../service/groups.js';
 import { type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
 import { isModernMessage } from '../wire/envelope.js';
 import {
@@ -19,6 +19,7 @@ import {
   sseEvent,
   TRANSPORT_ERROR,
 } from '../wire/jsonrpc.js';
+import type { GroupEndpoints } from './group-endpoints.js';
 import {
   corsHeaders,
   DEFAULT_MAX_BODY_BYTES,
@@ -53,7 +54,9 @@ export function httpExchange(
   const sessionOptions = sessionOptionsOf(options);
   // A 2026-07-28 client is answered here, without the `server`: its SDK tools would be missing there.
   if (options.server) refuseSdkToolsOfFactory(options.server);
-  const endpointOf = options.groupEndpoints ? groupEndpoints(runtime, info, options) : undefined;
+  if (options.groupEndpoints) checkGroupEndpoints(runtime, options);
+  // The group endpoints load with the first request, when they are on.
+  let endpoints: Promise<GroupEndpoints<HttpExchange>> | undefined;
   // A feature server answers server/discover, where the groups extension cannot be declared: tools/list stays flat.
   const modern = modernServing(options.modernFeatures ? withoutGroups(runtime) : runtime, info, options);
   // The prepared 2025 answers, when toolprep makes the server and serves statelessly.
@@ -67,12 +70,19 @@ export function httpExchange(
   const refusal = sessionRefusals(onerror);
 
   return async (port, parsedBody) => {
-    const endpoint = endpointOf?.(port.request.path);
-    if (typeof endpoint === 'function') return endpoint(port, parsedBody);
+    let unknownGroup: string | undefined;
+    if (options.groupEndpoints) {
+      endpoints ??= import('./group-endpoints.js').then(({ groupEndpoints }) =>
+        groupEndpoints(runtime, (view) => httpExchange(view, info, { ...options, groupEndpoints: false })),
+      );
+      const endpoint = (await endpoints)(port.request.path);
+      if (typeof endpoint === 'function') return endpoint(port, parsedBody);
+      unknownGroup = endpoint;
+    }
     const cors = corsHeaders(port.request, options);
     const withCors = (headers: HeaderRecord): HeaderRecord => (cors ? { ...headers, ...cors } : headers);
     try {
-      return await answer(port, parsedBody, cors, withCors, endpoint);
+      return await answer(port, parsedBody, cors, withCors, unknownGroup);
     } catch (error) {
       // The client learns that the server failed, not how: the error may name paths and hosts.
       onerror(failureOf('an MCP request failed inside the server', error));
@@ -216,18 +226,9 @@ function transportError(status: number, message: string, headers: HeaderRecord):
   };
 }
 
-/**
- * The exchange of the group a path ends in (`…/mcp/<group>`), made on its first request with the
- * same options, or why such a path names no group; undefined for any other path, which serves
- * every tool.
- */
-function groupEndpoints(
-  runtime: ToolRuntime,
-  info: McpServerInfo,
-  options: McpHttpOptions,
-): (path: string) => HttpExchange | string | undefined {
-  const catalog = groupCatalogOf(runtime);
-  if (!catalog)
+/** Refuses, at start, group endpoints a runtime or its options cannot have. */
+function checkGroupEndpoints(runtime: ToolRuntime, options: McpHttpOptions): void {
+  if (!groupsOf(runtime))
     throw new Error(
       '[toolprep] groupEndpoints: true, but the tools have no groups: put tools in folders (tools/<group>/…) or give contracts a group',
     );
@@ -235,18 +236,4 @@ function groupEndpoints(
     throw new Error(
       '[toolprep] groupEndpoints cannot scope a server of yours (server): it lists every tool attached to it; serve the groups without `server`',
     );
-  const exchanges = new Map<string, HttpExchange>();
-  const names = [...catalog.groups.keys()].join(', ');
-  return (path) => {
-    const name = /\/mcp\/([^/]+)\/?$/.exec(path)?.[1];
-    if (name === undefined) return undefined;
-    const group = catalog.groups.get(name);
-    if (!group) return `no group "${name}" (groups: ${names})`;
-    let exchange = exchanges.get(name);
-    if (!exchange) {
-      exchange = httpExchange(catalog.endpointView(group), info, { ...options, groupEndpoints: false });
-      exchanges.set(name, exchange);
-    }
-    return exchange;
-  };
 }

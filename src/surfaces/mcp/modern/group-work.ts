@@ -1,0 +1,54 @@
+import { groupCatalogOf } from '../service/group-views.js';
+import { toolServiceOf } from '../service/tool-service.js';
+import { ERRORS, errorAnswer, type Id, responseText, type WireAnswer } from '../wire/jsonrpc.js';
+import type { ServingKit } from './method-table.js';
+import { toolPages } from './tool-methods.js';
+
+/**
+ * The work of the groups draft's rows once their requests passed the checks (group-methods.ts):
+ * the top-level `tools/list`, `groups/list` and `groups/get`, each answer's JSON text made once
+ * per process. Loaded as the serving starts when some group has deferred tools.
+ */
+
+export interface GroupWork {
+  /** `tools/list` for a client that declared the extension: the tools no group scopes. */
+  readonly topLevel: ReturnType<typeof toolPages>;
+  list(id: Id): WireAnswer;
+  get(id: Id, name: string): WireAnswer;
+}
+
+export function groupWork(kit: ServingKit): GroupWork {
+  const catalog = groupCatalogOf(kit.runtime);
+  const { cache, resultMeta } = kit;
+  const offered = new Map(catalog.offered.map((group) => [group.name, group]));
+  const listText = JSON.stringify({
+    resultType: 'complete',
+    groups: catalog.offered.map(({ name, description }) => ({ name, description })),
+    ...cache,
+    _meta: resultMeta,
+  });
+  const getTexts = new Map<string, string>();
+  return {
+    topLevel: toolPages(kit, toolServiceOf(catalog.topLevel)),
+    list: (id) => ({ status: 200, body: responseText(id, listText) }),
+    get(id, name) {
+      const group = offered.get(name);
+      if (!group)
+        return errorAnswer(
+          id,
+          ERRORS.notFound,
+          `Unknown group "${name}". Groups: ${[...offered.keys()].join(', ')}.`,
+        );
+      let text = getTexts.get(name);
+      if (text === undefined) {
+        // The group's scoped tools on one page, as tools/list writes each tool.
+        const scoped = toolServiceOf(catalog.scopedView(group)).page(group.scoped.length, undefined);
+        if ('error' in scoped) return kit.callError(id, scoped.error);
+        const contents = { tools: scoped.page.tools };
+        text = JSON.stringify({ resultType: 'complete', contents, ...cache, _meta: resultMeta });
+        getTexts.set(name, text);
+      }
+      return { status: 200, body: responseText(id, text) };
+    },
+  };
+}
