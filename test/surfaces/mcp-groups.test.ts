@@ -3,12 +3,14 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { prepareToolSet } from '@toolprep/build';
+import fc from 'fast-check';
 import { defineTool } from 'toolprep';
 import { serveHttp } from 'toolprep/mcp';
 import { createMcpFetchHandler } from 'toolprep/mcp/web';
 import { createToolRuntime } from 'toolprep/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { propertyRuns } from '../support/property-runs.js';
 
 /**
  * Groups over MCP (decision 0046), through the official clients: the progressive-disclosure
@@ -82,7 +84,11 @@ async function v1Client(path: string): Promise<ClientV1> {
 
 /** A raw JSON-RPC answer, as the tests read it. */
 interface Answer {
-  readonly result: { readonly tools: { name: string }[]; readonly contents: { readonly tools: unknown[] } };
+  readonly result: {
+    readonly tools: { name: string }[];
+    readonly groups: { name: string }[];
+    readonly contents: { readonly tools: { name: string }[] };
+  };
   readonly error: { readonly code: number };
 }
 const names = (tools: readonly { name: string }[]) => tools.map((listed) => listed.name);
@@ -92,6 +98,27 @@ const GroupGet = z.object({
     tools: z.array(z.object({ name: z.string(), inputSchema: z.object({}).passthrough() })),
   }),
 });
+
+/** A raw 2026-07-28 request to a fetch handler, as a client with these capabilities sends it. */
+const rawPost =
+  (handle: (request: Request) => Promise<Response>) =>
+  async (path: string, method: string, params: object, capabilities: object) => {
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': VERSION,
+      'io.modelcontextprotocol/clientCapabilities': capabilities,
+    };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope } });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': VERSION,
+      'mcp-method': method,
+    };
+    const response = await handle(
+      new Request(new URL(path, 'http://localhost'), { method: 'POST', headers, body }),
+    );
+    return { status: response.status, body: (await response.json()) as Answer };
+  };
 
 describe('a 2026-07-28 client that declares the groups extension', () => {
   test('is offered the extension, lists the eager tools, and gets each group of deferred tools', async () => {
@@ -191,25 +218,7 @@ describe('one endpoint per group', () => {
   });
 
   test('the fetch handler serves the endpoints and the draft alike', async () => {
-    const handle = createMcpFetchHandler(runtime, info, { groupEndpoints: true });
-    // A raw 2026-07-28 request, as a client with these capabilities sends it.
-    const post = async (path: string, method: string, params: object, capabilities: object) => {
-      const envelope = {
-        'io.modelcontextprotocol/protocolVersion': VERSION,
-        'io.modelcontextprotocol/clientCapabilities': capabilities,
-      };
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope } });
-      const headers = {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': VERSION,
-        'mcp-method': method,
-      };
-      const response = await handle(
-        new Request(new URL(path, 'http://localhost'), { method: 'POST', headers, body }),
-      );
-      return { status: response.status, body: (await response.json()) as Answer };
-    };
+    const post = rawPost(createMcpFetchHandler(runtime, info, { groupEndpoints: true }));
     const declared = { extensions: { [GROUPS]: {} } };
     expect(names((await post('/mcp/repos', 'tools/list', {}, {})).body.result.tools)).toEqual(['list_repos']);
     // A group endpoint lists its group flat: the draft has nothing to scope there.
@@ -238,6 +247,67 @@ describe('refused at start', () => {
     const badly = createToolRuntime({ ...toolSet, groups: [{ name: 'Issue_Tracker' }] }, { handlers });
     expect(() => createMcpFetchHandler(badly, info)).toThrow(
       /group "Issue_Tracker" cannot be served over MCP/,
+    );
+  });
+});
+
+describe('placement, for any groups and deferral', () => {
+  const GROUP_NAMES = ['alpha', 'beta', 'gamma', 'delta'];
+  const placements = fc.tuple(
+    ...ALL.map(() =>
+      fc.record({
+        groups: fc.subarray(GROUP_NAMES, { minLength: 1 }),
+        deferred: fc.boolean(),
+      }),
+    ),
+  );
+
+  test('a client of the draft finds each tool once: top-level, or in the groups that scope it; others see every tool', async () => {
+    await fc.assert(
+      fc.asyncProperty(placements, async (placed) => {
+        const set = {
+          ...base,
+          groups: GROUP_NAMES.map((name) => ({ name })),
+          prepared: base.prepared.map((prepared, index) => {
+            const { groups, deferred } = placed[index] as { groups: string[]; deferred: boolean };
+            return { ...prepared, groups, ...(deferred ? { loading: 'deferred' as const } : {}) };
+          }),
+        };
+        const post = rawPost(
+          createMcpFetchHandler(createToolRuntime(set, { handlers }), info, { groupEndpoints: true }),
+        );
+        const declared = { extensions: { [GROUPS]: {} } };
+        const deferred = ALL.filter((_, index) => placed[index]?.deferred);
+
+        expect(names((await post('/mcp', 'tools/list', {}, {})).body.result.tools)).toEqual(ALL);
+        const topLevel = names((await post('/mcp', 'tools/list', {}, declared)).body.result.tools);
+        expect(topLevel).toEqual(ALL.filter((name) => !deferred.includes(name)));
+
+        const listed = await post('/mcp', 'groups/list', {}, declared);
+        const scoped = new Map<string, unknown>();
+        for (const { name } of deferred.length === 0 ? [] : listed.body.result.groups) {
+          const { tools } = (await post('/mcp', 'groups/get', { name }, declared)).body.result.contents;
+          expect(tools.length).toBeGreaterThan(0);
+          for (const scopedTool of tools) {
+            // A tool shared by groups is the same definition in each.
+            if (scoped.has(scopedTool.name)) expect(scopedTool).toEqual(scoped.get(scopedTool.name));
+            scoped.set(scopedTool.name, scopedTool);
+          }
+        }
+        expect([...scoped.keys()].sort()).toEqual([...deferred].sort());
+        const offered = GROUP_NAMES.filter((group) =>
+          placed.some((tool) => tool.deferred && tool.groups.includes(group)),
+        );
+        if (deferred.length === 0) expect(listed.body.error.code).toBe(-32601);
+        else expect(names(listed.body.result.groups)).toEqual(offered);
+
+        for (const group of GROUP_NAMES) {
+          const members = ALL.filter((_, index) => placed[index]?.groups.includes(group));
+          const answer = await post(`/mcp/${group}`, 'tools/list', {}, declared);
+          expect(names(answer.body.result.tools)).toEqual(members);
+        }
+      }),
+      { numRuns: propertyRuns(40) },
     );
   });
 });
