@@ -174,9 +174,10 @@ type Route =
 /**
  * A request whose `Host` or `Origin` is not allowed is refused (403), a preflight from another
  * origin among them; an `OPTIONS` is answered 204 with the methods (and, from an allowed origin,
- * what its preflight asks); a group endpoint's path that names no group is 404; a 2026-07-28 request is toolprep's to answer (or the user's feature
- * server's, for the methods toolprep's table leaves to it), a POST only (405 otherwise); a 2025
- * request is answered from the prepared bytes when they hold its answer, and by the SDK otherwise.
+ * what its preflight asks); a group endpoint's path that names no group is 404; a 2026-07-28
+ * request is toolprep's to answer (or the user's feature server's, for the methods toolprep's
+ * table leaves to it), a POST only (405 otherwise); a 2025 request is answered from the prepared
+ * bytes when they hold its answer, and by the SDK otherwise.
  */
 function routeOf(
   modern: ModernServing,
