@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,6 +11,7 @@ import { createMcpFetchHandler } from 'toolprep/mcp/web';
 import { createToolRuntime } from 'toolprep/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { copyFixture, type FixtureProject } from '../support/fixture-project.js';
 import { propertyRuns } from '../support/property-runs.js';
 
 /**
@@ -95,7 +97,7 @@ const names = (tools: readonly { name: string }[]) => tools.map((listed) => list
 const GroupList = z.object({ groups: z.array(z.object({ name: z.string(), description: z.string() })) });
 const GroupGet = z.object({
   contents: z.object({
-    tools: z.array(z.object({ name: z.string(), inputSchema: z.object({}).passthrough() })),
+    tools: z.array(z.object({ name: z.string(), inputSchema: z.object({}).passthrough() }).passthrough()),
   }),
 });
 
@@ -125,7 +127,10 @@ describe('a 2026-07-28 client that declares the groups extension', () => {
     const client = await v2Client('/mcp', { extensions: { [GROUPS]: {} } });
     try {
       expect(client.getServerCapabilities()?.extensions).toMatchObject({ [GROUPS]: {} });
-      expect(names((await client.listTools()).tools)).toEqual(['close_issue', 'whoami']);
+      const { tools: topLevel } = await client.listTools();
+      expect(names(topLevel)).toEqual(['close_issue', 'whoami']);
+      // Each tool as the whole set's list writes it: its groups, and alwaysLoad beside deferred tools.
+      expect(topLevel[0]?._meta).toEqual({ [GROUPS]: ['issues'], 'anthropic/alwaysLoad': true });
 
       const { groups } = await client.request({ method: 'groups/list', params: {} } as never, GroupList);
       expect(groups).toEqual([
@@ -140,6 +145,7 @@ describe('a 2026-07-28 client that declares the groups extension', () => {
         GroupGet,
       );
       expect(names(issues.contents.tools)).toEqual(['create_issue', 'list_issues']);
+      expect(issues.contents.tools[1]).toMatchObject({ _meta: { [GROUPS]: ['issues', 'triage'] } });
       const triage = await client.request(
         { method: 'groups/get', params: { name: 'triage' } } as never,
         GroupGet,
@@ -309,5 +315,85 @@ describe('placement, for any groups and deferral', () => {
       }),
       { numRuns: propertyRuns(40) },
     );
+  });
+});
+
+describe('the large-set fixture, generated: 178 tools in 16 groups, all deferred', () => {
+  let fixture: FixtureProject;
+  let served: {
+    origin: string;
+    close: () => void;
+    tools: readonly { name: string; groups?: readonly string[] }[];
+  };
+  let groupsOfSet: readonly { name: string; description?: string }[];
+  beforeAll(async () => {
+    fixture = copyFixture('large-set');
+    const generated = fixture.cli('generate', '--quiet');
+    expect(generated.status).toBe(0);
+    const { tools } = (await import(path.join(fixture.dir, 'src/toolprep.gen.ts'))) as {
+      tools: Parameters<typeof createToolRuntime>[0];
+    };
+    groupsOfSet = tools.groups ?? [];
+    const large = createToolRuntime(tools, {
+      handlers: Object.fromEntries(tools.prepared.map(({ name }) => [name, () => name])),
+    });
+    const server = await serveHttp(large, info, 0, { groupEndpoints: true });
+    served = {
+      origin: `http://localhost:${(server.address() as AddressInfo).port}`,
+      close: () => server.close(),
+      tools: large.list(),
+    };
+  }, 180_000);
+  afterAll(() => {
+    served?.close();
+    fixture?.remove();
+  });
+  const connectTo = (path: string, capabilities: object = {}) => {
+    const client = new Client(info, { capabilities, versionNegotiation: { mode: 'auto' } });
+    return client.connect(new StreamableHTTPClientTransport(new URL(path, served.origin))).then(() => client);
+  };
+
+  test('a client that declares nothing lists every tool, each with its group in _meta', async () => {
+    const client = await connectTo('/mcp');
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(178);
+      for (const listed of tools)
+        expect(listed._meta?.[GROUPS]).toEqual(
+          served.tools.find((tool) => tool.name === listed.name)?.groups,
+        );
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a client of the draft lists no tool, 16 groups, and fetches a group whole', async () => {
+    const client = await connectTo('/mcp', { extensions: { [GROUPS]: {} } });
+    try {
+      expect((await client.listTools()).tools).toEqual([]);
+      const { groups } = await client.request({ method: 'groups/list', params: {} } as never, GroupList);
+      expect(groups).toEqual(groupsOfSet);
+      const issues = await client.request(
+        { method: 'groups/get', params: { name: 'issues' } } as never,
+        GroupGet,
+      );
+      expect(names(issues.contents.tools)).toEqual(
+        names(served.tools.filter((tool) => tool.groups?.includes('issues'))),
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('the endpoint of a group lists that group only (SDK v1, 2025)', async () => {
+    const client = new ClientV1(info);
+    await client.connect(new TransportV1(new URL('/mcp/billing', served.origin)));
+    try {
+      const { tools } = await client.listTools();
+      expect(names(tools)).toEqual(names(served.tools.filter((tool) => tool.groups?.includes('billing'))));
+      expect(tools.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { PreparedTool } from '../../../manifest/prepared-tool.js';
 import type { ToolGroup } from '../../../manifest/tool-set.js';
 import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
 import { isScoped, listing } from './groups.js';
+import { partOf } from './tool-service.js';
 
 /**
  * A runtime's groups as MCP serves them, worked out once per runtime on first use: the groups a
@@ -97,10 +98,13 @@ function endpoint(runtime: ToolRuntime, tools: readonly PreparedTool[]): ToolRun
       issues: [],
     },
   });
-  return {
-    list: () => listed,
-    call: async (name, ...rest) => (names.has(name) ? runtime.call(name, ...rest) : unknown(name)),
-    check: async (name, ...rest) => (names.has(name) ? runtime.check(name, ...rest) : unknown(name)),
-    ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
-  };
+  return partOf(
+    {
+      list: () => listed,
+      call: async (name, ...rest) => (names.has(name) ? runtime.call(name, ...rest) : unknown(name)),
+      check: async (name, ...rest) => (names.has(name) ? runtime.check(name, ...rest) : unknown(name)),
+      ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
+    },
+    runtime,
+  );
 }

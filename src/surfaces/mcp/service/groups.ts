@@ -1,6 +1,7 @@
 import type { PreparedTool } from '../../../manifest/prepared-tool.js';
 import type { ToolGroup } from '../../../manifest/tool-set.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
+import { partOf } from './tool-service.js';
 
 /**
  * What serving must know of a runtime's groups at start, small enough to load with every server:
@@ -42,10 +43,13 @@ export function withoutGroups(runtime: ToolRuntime): ToolRuntime {
  */
 export function listing(runtime: ToolRuntime, tools: readonly PreparedTool[]): ToolRuntime {
   const listed = Object.freeze(tools.slice());
-  return {
-    list: () => listed,
-    call: runtime.call,
-    check: runtime.check,
-    ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
-  };
+  return partOf(
+    {
+      list: () => listed,
+      call: runtime.call,
+      check: runtime.check,
+      ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
+    },
+    runtime,
+  );
 }

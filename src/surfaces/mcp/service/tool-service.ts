@@ -3,6 +3,7 @@ import type { McpHeader, PreparedTool } from '../../../manifest/prepared-tool.js
 import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
 import type { JsonSchema } from '../../../shared/json-schema/schema.js';
 import { renderMcpResult } from '../../tool-content.js';
+import { GROUPS_EXTENSION } from '../wire/envelope.js';
 import { ERRORS, type WireError } from '../wire/jsonrpc.js';
 
 /**
@@ -33,6 +34,8 @@ interface ListedPage {
 export type CallAnswer = { readonly result: CallToolResult } | { readonly error: WireError };
 
 export interface ToolService {
+  /** Each tool as `tools/list` writes it, by name. */
+  readonly listed: ReadonlyMap<string, Tool>;
   /** The arguments each tool mirrors into `Mcp-Param-*` headers, as the build listed them. */
   readonly mirrored: ReadonlyMap<string, readonly McpHeader[]>;
   /** Each tool's output schema, by name (the SDK v2 projects a result for a 2025 client with it). */
@@ -48,6 +51,8 @@ export interface ToolService {
 }
 
 const services = new WeakMap<ToolRuntime, ToolService>();
+/** The runtime a view lists part of (a group's tools, the top-level ones), by view. */
+const wholes = new WeakMap<ToolRuntime, ToolRuntime>();
 
 /**
  * The service of a runtime, made once per runtime (not per server: the stateless HTTP pattern makes
@@ -56,20 +61,33 @@ const services = new WeakMap<ToolRuntime, ToolService>();
 export function toolServiceOf(runtime: ToolRuntime): ToolService {
   let service = services.get(runtime);
   if (!service) {
-    service = toolService(runtime.list());
+    const whole = wholes.get(runtime);
+    service = toolService(runtime.list(), whole && toolServiceOf(whole));
     services.set(runtime, service);
   }
   return service;
 }
 
-function toolService(prepared: readonly PreparedTool[]): ToolService {
+/**
+ * Marks a runtime as a view listing part of another's tools: its service writes each tool as the
+ * whole set's `tools/list` does, the same objects, so a tool is the same bytes in every view.
+ */
+export function partOf(view: ToolRuntime, whole: ToolRuntime): ToolRuntime {
+  wholes.set(view, wholes.get(whole) ?? whole);
+  return view;
+}
+
+function toolService(prepared: readonly PreparedTool[], whole: ToolService | undefined): ToolService {
   // `anthropic/alwaysLoad` says a tool is not deferred: it means something only beside deferred ones.
   const anyDeferred = prepared.some((tool) => tool.loading === 'deferred');
-  const tools = Object.freeze(prepared.map((tool) => toListedTool(tool, anyDeferred)));
+  const tools = Object.freeze(
+    prepared.map((tool) => whole?.listed.get(tool.name) ?? toListedTool(tool, anyDeferred)),
+  );
   const outputs = new Set(prepared.filter((tool) => tool.outputSchema).map((tool) => tool.name));
   const pages = new Map<string, ListedPage>();
   const texts = new WeakMap<object, string>();
   return {
+    listed: new Map(tools.map((tool) => [tool.name, tool])),
     mirrored: new Map(prepared.flatMap((tool) => (tool.mcpHeaders ? [[tool.name, tool.mcpHeaders]] : []))),
     outputSchemas: new Map(prepared.map((tool) => [tool.name, tool.outputSchema])),
     inputSchemas: new Map(prepared.map((tool) => [tool.name, tool.inputSchema.mcp])),
@@ -107,7 +125,7 @@ function toolService(prepared: readonly PreparedTool[]): ToolService {
 
 /** The `_meta` keys clients read of a tool's place in a large set (docs/guide/large-tool-sets.md). */
 const DISCLOSURE_META = {
-  groups: 'io.modelcontextprotocol/groups',
+  groups: GROUPS_EXTENSION,
   alwaysLoad: 'anthropic/alwaysLoad',
   searchHint: 'anthropic/searchHint',
 } as const;
