@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { libraryOf } from '../adapters/libraries.js';
 import type { ContractSchema } from '../contract/schema-types.js';
 import { PROFILE_NAMES } from '../manifest/profiles.js';
+import { GROUP_NAME } from '../manifest/tool-set.js';
 import { type Problem, ToolprepError } from '../shared/build/problems.js';
 import { isRecord } from '../shared/run/is-record.js';
 
@@ -19,9 +20,6 @@ function describeValue(value: unknown): string {
   if (view) return `a ${view.typeName(value)} schema (${view.library})`;
   return value === null ? 'null' : typeof value;
 }
-
-/** A group's name, as the groups draft of MCP allows it. */
-export const GROUP_NAME = /^[a-z0-9-]{1,64}$/;
 
 /** A tool's name, or a pattern of names (`*` any characters, `?` one), to what the profile does with it. */
 const toolChoices = <Choice extends z.ZodType>(choice: Choice) =>
@@ -82,13 +80,18 @@ const optionsObject = z.strictObject({
     })
     .optional(),
   /**
-   * Groups of tools (docs/guide/large-tool-sets.md), by name (1–64 of `a-z0-9-`): each group's
+   * Groups of tools (docs/guide/large-tool-sets.md), by name (words of `a-z0-9` joined by single hyphens, at most 64 characters): each group's
    * description (else its folder's `index.ts` doc comment), and more tools to put in it, by name or
    * pattern, beside those whose folder (`…/tools/<group>/…`) or contract `group` names it.
    */
   groups: z
     .record(
-      z.string().regex(GROUP_NAME, 'a group name is 1–64 of a-z, 0-9 and -'),
+      z
+        .string()
+        .regex(
+          GROUP_NAME,
+          'a group name is words of a-z and 0-9 joined by single hyphens, at most 64 characters',
+        ),
       z.strictObject({
         description: z.string().trim().min(1).optional(),
         tools: z.array(z.string().min(1)).default([]),

@@ -115,7 +115,7 @@ export interface ToolDefinition<
   /** Per provider profile, whether the tool is left out of it or sent as its fallback. */
   profiles?: ToolProfileChoices;
   /**
-   * The group the tool is in (1–64 of `a-z0-9-`), in place of its folder's (`src/tools/<group>/…`).
+   * The group the tool is in (words of `a-z0-9` joined by single hyphens, at most 64 characters), in place of its folder's (`src/tools/<group>/…`).
    * The config's `groups` may add more (docs/guide/large-tool-sets.md).
    */
   group?: string;

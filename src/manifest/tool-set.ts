@@ -23,6 +23,9 @@ export interface PreparedToolSet {
   readonly handshake?: PreparedHandshake;
 }
 
+/** A group's name, as MCP's groups draft allows it: the build refuses any other, and a server too. */
+export const GROUP_NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 /** A group of tools as a client is shown it; each tool's `groups` names its groups. */
 export interface ToolGroup {
   readonly name: string;

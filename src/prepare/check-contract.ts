@@ -1,7 +1,6 @@
 import { builderOf, unreadableSchemaHint } from '../adapters/builders.js';
 import { type FoundMisreading, misreadingsOf } from '../adapters/misreadings.js';
 import type { SchemaBuilder } from '../adapters/types.js';
-import { GROUP_NAME } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
 import { checkToolName, deriveToolName, type NameRule } from '../contract/names.js';
 import {
@@ -11,6 +10,7 @@ import {
   type ToolContract,
 } from '../contract/types.js';
 import type { RepairName } from '../manifest/plan.js';
+import { GROUP_NAME } from '../manifest/tool-set.js';
 import type { Problem } from '../shared/build/problems.js';
 import { isPlainObject } from '../shared/run/is-record.js';
 
@@ -263,7 +263,7 @@ function checkDisclosure(tool: string, contract: ToolContract, report: Report): 
       code: 'invalid-group',
       tool,
       field: 'group',
-      message: `must be a group name (1–64 of a-z, 0-9 and -), not ${JSON.stringify(group)}`,
+      message: `must be a group name (words of a-z and 0-9 joined by single hyphens, at most 64 characters), not ${JSON.stringify(group)}`,
     });
   if (loading !== undefined && loading !== 'eager' && loading !== 'deferred')
     report({

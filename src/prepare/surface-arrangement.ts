@@ -1,7 +1,7 @@
-import { GROUP_NAME, type ResolvedToolprepConfig } from '../config/options.js';
+import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { ToolContract } from '../contract/types.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import type { ToolGroup } from '../manifest/tool-set.js';
+import { GROUP_NAME, type ToolGroup } from '../manifest/tool-set.js';
 import { deepFreeze, digestOf } from '../shared/build/canonical-json.js';
 import type { Problem } from '../shared/build/problems.js';
 import { namespaceSizeWarnings } from './openai-namespaces.js';
@@ -83,7 +83,7 @@ export function arrangeSurface(
           line: tool.line,
           tool: tool.prepared.name,
           field: 'group',
-          message: `its folder "${fromFolder.folder}" names the group "${fromFolder.group}", which is not a group name (1–64 of a-z, 0-9 and -)`,
+          message: `its folder "${fromFolder.folder}" names the group "${fromFolder.group}", which is not a group name (words of a-z and 0-9 joined by single hyphens, at most 64 characters)`,
           hint: 'rename the folder, or give the contract a `group`',
         });
         return [];

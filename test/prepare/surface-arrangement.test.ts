@@ -102,6 +102,8 @@ describe('groups and loading, case by case', () => {
 
   test.each<[string, Record<string, unknown>, Pick<Problem, 'code' | 'field'>]>([
     ['a group name with capitals', { group: 'Issues' }, { code: 'invalid-group', field: 'group' }],
+    ['a group name with a doubled hyphen', { group: 'ci--jobs' }, { code: 'invalid-group', field: 'group' }],
+    ['a group name ending in a hyphen', { group: 'ci-' }, { code: 'invalid-group', field: 'group' }],
     ['a loading that is neither', { loading: 'lazy' }, { code: 'invalid-loading', field: 'loading' }],
     ['an empty search hint', { searchHint: ' ' }, { code: 'invalid-search-hint', field: 'searchHint' }],
     [

@@ -1,5 +1,5 @@
 import type { PreparedTool } from '../../../manifest/prepared-tool.js';
-import type { ToolGroup } from '../../../manifest/tool-set.js';
+import { GROUP_NAME, type ToolGroup } from '../../../manifest/tool-set.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { partOf } from './tool-service.js';
 
@@ -8,9 +8,6 @@ import { partOf } from './tool-service.js';
  * whether it has groups, their names checked, and the runtime as a server without groups lists
  * it. The views the groups are served through load on first use (group-views.ts).
  */
-
-/** The draft's rule for a group name (the Agent Skills rule), which an endpoint's path relies on too. */
-const GROUP_NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** The runtime's groups, each name checked against the draft's rule; undefined without groups. */
 export function groupsOf(runtime: ToolRuntime): readonly ToolGroup[] | undefined {
