@@ -6,8 +6,9 @@ import {
   type GeneratorContextOptions,
   type RunOutcome,
 } from '../generate/context.js';
-import { describeExplanation, describeOutcome, profileChoicePhrases } from '../generate/outcome.js';
+import { describeExplanation, describeOutcome } from '../generate/outcome.js';
 import { baselineOf, surfaceReportPage } from '../generate/report.js';
+import { type ListingOrder, surfaceListing } from '../generate/surface-listing.js';
 import type { ManifestTool } from '../manifest/manifest.js';
 import { describePlan } from '../manifest/plan-text.js';
 import { fieldRows } from '../shared/json-schema/schema-text.js';
@@ -66,8 +67,7 @@ export async function runCheck(
 export async function runInspect(
   context: CommandContext,
   name: string | undefined,
-  json: boolean,
-  html?: string,
+  { json, html, sort }: { readonly json: boolean; readonly html?: string; readonly sort: ListingOrder },
 ): Promise<number> {
   const generator = createGeneratorContext({ ...context.generateOptions, write: false });
   const outcome = await generator.run();
@@ -98,12 +98,7 @@ export async function runInspect(
     return 0;
   }
   if (name === undefined) {
-    for (const tool of tools)
-      out(`${tool.name.padEnd(28)} ${String(tool.size.tokens).padStart(6)} tokens  ${tool.source}`);
-    out(`${'total'.padEnd(28)} ${String(manifest.totals.tokens).padStart(6)} tokens  ${tools.length} tools`);
-    for (const [profile, size] of Object.entries(manifest.totals.profiles ?? {}))
-      out(`${`  as ${profile}`.padEnd(28)} ${String(size.tokens).padStart(6)} tokens`);
-    for (const phrase of profileChoicePhrases(tools)) out(`  ${phrase}`);
+    for (const line of surfaceListing(manifest, sort)) out(line);
     return 0;
   }
   for (const line of describeTool(tools[0] as ManifestTool, context.output)) out(line);

@@ -37,7 +37,7 @@ const HELP: Record<string, string> = {
                     validate values each contract accepts against every document toolprep emits
                     for it (a refusal is a bug in toolprep, and fails the command)
   --explain-ms <ms> the CPU time each tool's values may take (default 250)\n${COMMON}`,
-  inspect: `Usage: toolprep inspect [name] [--json | --html <file>] [options]\n\nWithout a name, lists the tools with their size as shown to a model; with one, shows its\npresented document as a tree, its coercion plan and its size.\n\n  --json            print the manifest entry (or the whole manifest) as JSON\n  --html <file>     write one self-contained page of every tool as a model sees it, with its\n                    tokens against the budget, its plan, its hidden constraints, and the\n                    changes since the committed manifest\n${COMMON}`,
+  inspect: `Usage: toolprep inspect [name] [--json | --html <file>] [--sort name|size] [options]\n\nWithout a name, lists the tools with their size as shown to a model, under their groups with\neach group's total, then what each client strategy is sent before the first message and the\ntext the tools repeat with its cost; with a name, shows its presented document as a tree, its\ncoercion plan and its size.\n\n  --sort size       list the largest tools (and groups) first; default: by name\n  --json            print the manifest entry (or the whole manifest) as JSON\n  --html <file>     write one self-contained page of every tool as a model sees it, with its\n                    tokens against the budget, its plan, its hidden constraints, and the\n                    changes since the committed manifest\n${COMMON}`,
   watch: `Usage: toolprep watch [options]\n\nGenerates, then regenerates whenever a source file under the folders \`include\` searches, or the\nconfig file, is added, removed or changed. Its own output never triggers a run; on problems the\nlast good output stays in place.\n${COMMON}`,
 };
 
@@ -81,8 +81,14 @@ export async function main(argv: readonly string[]): Promise<number> {
             ? { explain: values['explain-ms'] ? { milliseconds: Number(values['explain-ms']) } : {} }
             : {}),
         });
-      case 'inspect':
-        return await runInspect(context, rest[0], Boolean(values.json), values.html);
+      case 'inspect': {
+        const sort = values.sort ?? 'name';
+        if (sort !== 'name' && sort !== 'size') {
+          output.err(`[toolprep] inspect: --sort takes name or size, not "${sort}"`);
+          return 1;
+        }
+        return await runInspect(context, rest[0], { json: Boolean(values.json), html: values.html, sort });
+      }
       case 'watch': {
         const controller = new AbortController();
         process.once('SIGINT', () => controller.abort());
@@ -118,6 +124,7 @@ function parse(argv: readonly string[]) {
       help: { type: 'boolean', short: 'h' },
       json: { type: 'boolean' },
       html: { type: 'string' },
+      sort: { type: 'string' },
       explain: { type: 'boolean' },
       'explain-ms': { type: 'string' },
       verbose: { type: 'boolean' },

@@ -71,12 +71,23 @@ const optionsObject = z.strictObject({
   allowEmpty: z.boolean().default(false),
   /**
    * Tokens a model may be shown (o200k_base, as the manifest counts them): `tool` for each tool's
-   * `tools/list` entry, `total` for all of them. An overrun is an error naming the tools.
+   * `tools/list` entry, `total` for all of them, `turnOne` for what a client that defers tools, or
+   * takes groups, is sent before the first message (a number for both, or `{ deferred, groups }`).
+   * An overrun is an error naming the tools.
    */
   budget: z
     .strictObject({
       tool: z.number().int().positive().optional(),
       total: z.number().int().positive().optional(),
+      turnOne: z
+        .union([
+          z.number().int().positive(),
+          z.strictObject({
+            deferred: z.number().int().positive().optional(),
+            groups: z.number().int().positive().optional(),
+          }),
+        ])
+        .optional(),
     })
     .optional(),
   /**

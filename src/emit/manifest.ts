@@ -3,7 +3,6 @@ import {
   type Manifest,
   type ManifestGroup,
   type ManifestTool,
-  type Size,
   type ToolSize,
 } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
@@ -11,6 +10,8 @@ import type { ProfileName } from '../manifest/profiles.js';
 import type { ToolGroup } from '../manifest/tool-set.js';
 import { exportPath } from '../shared/build/export-path.js';
 import { GenerationalMemo } from '../shared/build/generational-memo.js';
+import { sumOf } from './size.js';
+import { turnOneSizes } from './turn-one.js';
 
 /** A prepared tool, and the export it was prepared from. */
 export interface EmittableTool {
@@ -104,6 +105,7 @@ export function emitManifest(
       tools: emitted.length,
       ...sumOf(entriesOf.map((entry) => entry.size)),
       ...(profileTotals ? { profiles: profileTotals } : {}),
+      turnOne: turnOneSizes(tools, set.groups),
     },
   };
   // Byte for byte what JSON.stringify(manifest, null, 2) writes, from the memoised tool texts.
@@ -117,13 +119,6 @@ export function emitManifest(
     text: `{\n  "format": ${MANIFEST_FORMAT},\n  "extensionKeys": ${keys},\n  "tools": ${toolsText},\n${
       manifest.groups ? `  "groups": ${nested(manifest.groups)},\n` : ''
     }  "totals": ${totals}\n}\n`,
-  };
-}
-
-function sumOf(sizes: readonly Size[]): Size {
-  return {
-    bytes: sizes.reduce((sum, size) => sum + size.bytes, 0),
-    tokens: sizes.reduce((sum, size) => sum + size.tokens, 0),
   };
 }
 

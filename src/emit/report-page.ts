@@ -1,6 +1,15 @@
 import type { Manifest, ManifestTool } from '../manifest/manifest.js';
 import { describePlan } from '../manifest/plan-text.js';
 import { fieldRows } from '../shared/json-schema/schema-text.js';
+import {
+  anchor,
+  html,
+  OVERVIEW_SCRIPT,
+  type ReportBudget,
+  repeatedSection,
+  tokensSection,
+  turnOneSection,
+} from './report-overview.js';
 
 /** A rule a tool's parser enforces that its documents do not show (`check --explain`). */
 interface ReportFinding {
@@ -14,7 +23,7 @@ interface ReportFinding {
 export interface ReportInput {
   readonly manifest: Manifest;
   /** The config's token budget: each tool's bar is drawn against it, and an overrun marked. */
-  readonly budget?: { readonly tool?: number; readonly total?: number };
+  readonly budget?: ReportBudget;
   /**
    * What changed (`describeSurfaceChanges`) since the manifest `since` names (`the manifest
    * committed at HEAD`); none to compare: absent.
@@ -25,29 +34,27 @@ export interface ReportInput {
   readonly live?: { readonly versionUrl: string; readonly version: number };
 }
 
-const html = (text: string): string =>
-  text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-const anchor = (name: string): string => `tool-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+/**
+ * Up to this many tools, each tool's section is open, and the changes listed; past it, a link to a
+ * tool opens its section, and the changes are one click away.
+ */
+const OPEN_SECTIONS = 20;
 
 /**
- * The tool surface as one self-contained page (no network when it is viewed): every tool as a
- * model sees it, under MCP and each profile, a bar of tokens per tool against the budget, the plan
- * in words, the hidden constraints, and the changes since the committed manifest.
+ * The tool surface as one self-contained page (no network when it is viewed): what each client
+ * strategy is sent on the first turn, a bar of tokens per tool against the budget under each group
+ * (filtered and ordered by the page's script), the text the tools repeat, the changes since the
+ * committed manifest, and every tool as a model sees it, under MCP and each profile, with the plan
+ * in words and the hidden constraints.
  */
 export function reportPage(input: ReportInput): string {
   const { manifest, budget = {}, changes, findings = [] } = input;
   const tools = manifest.tools;
-  const largest = Math.max(1, budget.tool ?? 0, ...tools.map((tool) => tool.size.tokens));
   const overTotal = budget.total !== undefined && manifest.totals.tokens > budget.total;
   const profileTotals = Object.entries(manifest.totals.profiles ?? {})
     .map(([profile, size]) => `<li>as ${html(profile)}: <b>${size.tokens}</b> tokens</li>`)
     .join('');
-  const bars = tools
-    .map((tool) => {
-      const over = budget.tool !== undefined && tool.size.tokens > budget.tool;
-      return `<tr class="${over ? 'over' : ''}"><td><a href="#${anchor(tool.name)}">${html(tool.name)}</a></td><td class="bar"><span style="width:${((tool.size.tokens / largest) * 100).toFixed(1)}%"></span></td><td class="tokens" data-tokens="${tool.size.tokens}">${tool.size.tokens}${over ? ` (over ${budget.tool})` : ''}</td></tr>`;
-    })
-    .join('');
+  const open = tools.length <= OPEN_SECTIONS;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -62,18 +69,21 @@ export function reportPage(input: ReportInput): string {
 <p id="totals"><b data-total-tokens="${manifest.totals.tokens}">${manifest.totals.tokens}</b> tokens (o200k_base) in <b>${tools.length}</b> tools, ${manifest.totals.bytes} bytes as <code>tools/list</code> sends them${budget.total === undefined ? '' : `; budget ${budget.total}${overTotal ? ' <strong class="over">over budget</strong>' : ''}`}</p>
 ${profileTotals ? `<ul class="profiles">${profileTotals}</ul>` : ''}
 </header>
+${turnOneSection(manifest, budget)}
 ${changesSection(changes)}
-<section id="tokens"><h2>Tokens per tool${budget.tool === undefined ? '' : ` (budget ${budget.tool} each)`}</h2>
-<table class="bars">${bars}</table></section>
+${tokensSection(manifest, budget)}
+${repeatedSection(manifest)}
 ${findingsSection(findings)}
 <main>${tools
     .map((tool) =>
       toolSection(
         tool,
         findings.filter((finding) => finding.tool === tool.name),
+        open,
       ),
     )
     .join('\n')}</main>
+${OVERVIEW_SCRIPT}
 ${input.live ? liveScript(input.live) : ''}
 </body>
 </html>
@@ -105,7 +115,11 @@ function changesSection(changes: ReportInput['changes']): string {
       return `<li class="${head.includes('renamed') ? 'breaking' : ''}">${title}${inner}</li>`;
     })
     .join('');
-  return `<section id="changes"><h2>Changes</h2>${since}<ul>${items}</ul></section>`;
+  const list =
+    groups.length > OPEN_SECTIONS
+      ? `<details><summary>${groups.length} changes</summary><ul>${items}</ul></details>`
+      : `<ul>${items}</ul>`;
+  return `<section id="changes"><h2>Changes</h2>${since}${list}</section>`;
 }
 
 function findingsSection(findings: readonly ReportFinding[]): string {
@@ -135,7 +149,7 @@ function fieldsTable(document: unknown): string {
     : '<p>No fields.</p>';
 }
 
-function toolSection(tool: ManifestTool, findings: readonly ReportFinding[]): string {
+function toolSection(tool: ManifestTool, findings: readonly ReportFinding[], open: boolean): string {
   const profiles = Object.entries(tool.profiles ?? {});
   const sizes = [
     `${tool.size.tokens} tokens`,
@@ -146,7 +160,8 @@ function toolSection(tool: ManifestTool, findings: readonly ReportFinding[]): st
   return `<article class="tool" id="${anchor(tool.name)}" data-tool="${html(tool.name)}" data-tokens="${tool.size.tokens}">
 <h2>${html(tool.name)}</h2>
 <p class="description">${html(tool.description)}</p>
-<p class="meta"><code>${html(tool.source)}</code> · ${sizes.map(html).join(' · ')}</p>
+<p class="meta"><code>${html(tool.source)}</code> · ${sizes.map(html).join(' · ')}${tool.groups ? ` · in ${tool.groups.map(html).join(', ')}` : ''}${tool.loading === 'deferred' ? ' · deferred' : ''}</p>
+<details class="body"${open ? ' open' : ''}><summary>the tool as a model sees it, its plan and its documents</summary>
 <h3>As a model sees it</h3>
 ${fieldsTable(tool.inputSchema.mcp)}
 ${profiles.map(([profile, document]) => `<details><summary>as ${html(profile)}${document.fallback ? ` <span class="fallback">sent as ${html(document.fallback)}, not strict: ${html(document.reason ?? '')}</span>` : ''}</summary>${fieldsTable(document.inputSchema)}</details>`).join('\n')}
@@ -157,6 +172,7 @@ ${Object.entries(tool.excludedFrom ?? {})
 ${plan.length > 0 ? `<ul class="plan">${plan.map((line) => `<li>${html(line)}</li>`).join('')}</ul>` : '<p>Nothing to repair: the arguments go to the parser as they are.</p>'}
 ${findings.length > 0 ? `<h3>Hidden constraints</h3><ul class="findings">${findings.map((finding) => `<li><code>${html(finding.field)}</code>: ${findingText(finding)}</li>`).join('')}</ul>` : ''}
 <details><summary>the documents as JSON</summary>${[['mcp', tool.inputSchema.mcp], ['agent', tool.inputSchema.agent], ...profiles.map(([profile, document]) => [profile, document.inputSchema] as const), ...(tool.outputSchema ? [['output', tool.outputSchema] as const] : [])].map(([name, document]) => `<h4>${html(String(name))}</h4><pre>${html(JSON.stringify(document, null, 2))}</pre>`).join('')}</details>
+</details>
 </article>`;
 }
 
@@ -178,9 +194,12 @@ h1{margin-bottom:0}h2{border-bottom:1px solid #ddd;padding-bottom:.2em}
 .fallback,.excluded{color:#8a4b00}
 code,pre{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f6f6f6;padding:.8em;overflow:auto}
 table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:left;vertical-align:top}
+[hidden]{display:none!important}
 .bars{width:100%}.bars td:first-child{width:16em}.bar span{display:block;height:.9em;background:#4a7bd0;min-width:1px}
-.bars .tokens{width:10em;text-align:right}.over .bar span{background:#d0584a}.over,.breaking{color:#b3261e}
+.bars .tokens,.strategies .tokens,.repeated .tokens{width:10em;text-align:right}.over .bar span{background:#d0584a}.over,.breaking{color:#b3261e}
+.group-head th{padding-top:.8em;border-bottom:1px solid #ddd;font-weight:normal}.deferred{color:#666;font-size:85%}
+.controls input{width:24em;padding:.2em .4em}.repeated code{word-break:break-all}.repeated td{border-top:1px solid #eee}
 .fields tr:nth-child(even){background:#fafafa}.fields th{border-bottom:1px solid #ddd}
-.tool{border-top:3px solid #eee;margin-top:2em}.meta{color:#666}.info{color:#666}
+.tool{border-top:3px solid #eee;margin-top:1.2em}.tool h2{margin:.3em 0 .1em}.tool>p{margin:.2em 0}.meta{color:#666}.info{color:#666}
 details{margin:.4em 0}summary{cursor:pointer;color:#2a55a0}
 `;

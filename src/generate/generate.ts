@@ -27,6 +27,7 @@ import {
 } from './prepare-files.js';
 import { type Project, type ProjectOptions, resolveProject } from './project.js';
 import { cacheFor, createGeneratorState, endGeneration, type GeneratorState } from './state.js';
+import { turnOneOverruns } from './turn-one-budget.js';
 import { zodVersionProblems } from './zod-version.js';
 
 export interface GenerationOptions {
@@ -195,6 +196,8 @@ export async function generateProject(
   problems.push(...arrangement.problems);
   warnings.push(...arrangement.warnings);
   if (config.budget) problems.push(...budgetOverruns(found, config.budget));
+  if (config.budget?.turnOne !== undefined)
+    problems.push(...turnOneOverruns(found, arrangement.groups, config.budget.turnOne));
   if (problems.length === 0 && found.length === 0 && !config.allowEmpty)
     problems.push({
       severity: 'error',

@@ -1,3 +1,4 @@
+import type { Manifest } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { PROFILE_NAMES } from '../manifest/profiles.js';
 import { plural } from '../shared/build/plural.js';
@@ -49,14 +50,26 @@ export function describeOutcome(outcome: RunOutcome, { reason, watching }: Descr
     hidden.constraints > 0
       ? `; ${plural(hidden.constraints, 'hidden constraint')} in ${plural(hidden.tools, 'tool')}: toolprep check --explain shows them`
       : '';
+  const turnOne = generation.manifest ? turnOnePhrase(generation.manifest) : '';
   const profiles = profileChoicePhrases(generation.manifest?.tools ?? [])
     .map((phrase) => `; ${phrase}`)
     .join('');
   return {
-    summary: `[toolprep] ${reason}: ${found}; ${result}${profiles}${explain}`,
+    summary: `[toolprep] ${reason}: ${found}; ${result}${turnOne}${profiles}${explain}`,
     warnings,
     problems: [],
   };
+}
+
+/**
+ * What a client that defers tools, or takes groups, is sent before the first message, beside the
+ * whole list: `; turn one: 45059 tokens in all, 9876 deferred, 2100 groups only`. Nothing when
+ * no tool is deferred and there are no groups: the turn is then the whole list.
+ */
+function turnOnePhrase({ tools, totals: { turnOne } }: Manifest): string {
+  if (!tools.some((tool) => tool.loading === 'deferred') && !turnOne.groups) return '';
+  const groups = turnOne.groups ? `, ${turnOne.groups.tokens} groups only` : '';
+  return `; turn one: ${turnOne.everything.tokens} tokens in all, ${turnOne.deferred.tokens} deferred${groups}`;
 }
 
 /**

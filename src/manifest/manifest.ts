@@ -39,6 +39,18 @@ export interface ManifestGroup {
   readonly size: Size;
 }
 
+/**
+ * What a client is sent before the first message, by the way it takes a tool set: `everything`
+ * (every `tools/list` entry whole), `deferred` (eager tools whole, each deferred tool's name and
+ * description), `groups` (eager tools whole and the `groups/list` answer; absent when the project
+ * has no groups). Summed per tool and per group, as the other totals are.
+ */
+export interface TurnOne {
+  readonly everything: Size;
+  readonly deferred: Size;
+  readonly groups?: Size;
+}
+
 /** A tool as a model is shown it, under MCP and under each profile prepared. */
 export type ToolSize = Size & { readonly profiles?: { readonly [Profile in ProfileName]?: Size } };
 
@@ -52,5 +64,6 @@ export interface Manifest {
   readonly totals: Size & {
     readonly tools: number;
     readonly profiles?: { readonly [Profile in ProfileName]?: Size };
+    readonly turnOne: TurnOne;
   };
 }

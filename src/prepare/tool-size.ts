@@ -1,15 +1,10 @@
-import type { Size, ToolSize } from '../manifest/manifest.js';
+import type { ToolSize } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import { tokensOf } from '../shared/build/tokens.js';
+import { sizeOf } from '../shared/build/tokens.js';
 
 /** The bytes of the tool's `tools/list` entry: a bound on its tokens, each of which is a byte or more. */
 export function listedBytes(prepared: PreparedTool): number {
   return Buffer.byteLength(JSON.stringify(listedAs(prepared)));
-}
-
-function sizeOf(shown: unknown): Size {
-  const text = JSON.stringify(shown);
-  return { bytes: Buffer.byteLength(text), tokens: tokensOf(text) };
 }
 
 /**

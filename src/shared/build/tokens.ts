@@ -15,3 +15,9 @@ export function tokensOf(text: string): number {
   ).countTokens;
   return countTokens(text);
 }
+
+/** `shown` as JSON, in bytes and tokens. */
+export function sizeOf(shown: unknown): { readonly bytes: number; readonly tokens: number } {
+  const text = JSON.stringify(shown);
+  return { bytes: Buffer.byteLength(text), tokens: tokensOf(text) };
+}

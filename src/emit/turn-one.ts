@@ -1,0 +1,48 @@
+import type { Size, TurnOne } from '../manifest/manifest.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
+import type { ToolGroup } from '../manifest/tool-set.js';
+import { sizeOf } from '../shared/build/tokens.js';
+import { sumOf } from './size.js';
+
+/** The ways a client takes a tool set on its first turn, as `totals.turnOne` names them. */
+export type TurnOneStrategy = keyof TurnOne;
+
+/** A tool with its `tools/list` entry's size (`toolSize`). */
+interface SizedTool {
+  readonly prepared: PreparedTool;
+  readonly size: Size;
+}
+
+const NOTHING: Size = { bytes: 0, tokens: 0 };
+
+/**
+ * What a client is sent of `tool` before the first message under `strategy`: an eager tool whole,
+ * every tool whole under `everything`; a deferred tool's name and description under `deferred`
+ * (what OpenAI's tool search shows of a deferred function; Claude Code lists the name alone, so
+ * this is its upper bound); nothing of a deferred tool under `groups`, where it waits in its group.
+ */
+export function turnOneShare(tool: SizedTool, strategy: TurnOneStrategy): Size {
+  if (strategy === 'everything' || tool.prepared.loading !== 'deferred') return tool.size;
+  if (strategy === 'groups') return NOTHING;
+  return sizeOf({ name: tool.prepared.name, description: tool.prepared.description });
+}
+
+/** A group as the `groups/list` answer shows it: its name and description. */
+export function groupListSize(group: ToolGroup): Size {
+  return sizeOf({ name: group.name, description: group.description });
+}
+
+/**
+ * Each strategy's first turn for the tool set (docs/reference/manifest.md, `totals.turnOne`); the
+ * groups strategy only when the project has groups.
+ */
+export function turnOneSizes(tools: readonly SizedTool[], groups?: readonly ToolGroup[]): TurnOne {
+  const total = (strategy: TurnOneStrategy): Size => sumOf(tools.map((tool) => turnOneShare(tool, strategy)));
+  return {
+    everything: total('everything'),
+    deferred: total('deferred'),
+    ...(groups && groups.length > 0
+      ? { groups: sumOf([total('groups'), ...groups.map(groupListSize)]) }
+      : {}),
+  };
+}
