@@ -52,11 +52,18 @@ export function turnOneOverruns(
       breaking.push(`${tool.prepared.name} ${tokens} (${tool.prepared.loading ?? 'eager'})`);
     }
     const more = breaking.length > NAMED ? `, and ${breaking.length - NAMED} more` : '';
-    const rest = left > limit ? `; without any tool, the groups/list answer alone is ${left}` : '';
+    const rest =
+      left > limit
+        ? `${breaking.length > 0 ? '; without them' : ''} the groups/list answer alone is ${left}`
+        : '';
+    const named =
+      breaking.length > 0
+        ? ` the tools that break it, largest first: ${breaking.slice(0, NAMED).join(', ')}${more}`
+        : '';
     problems.push({
       severity: 'error',
       code: 'over-budget',
-      message: `turn one under the ${strategy} strategy (${STRATEGY_WORDS[strategy]}) is ${spent} tokens, over budget.turnOne ${limit}; the tools that break it, largest first: ${breaking.slice(0, NAMED).join(', ')}${more}${rest}`,
+      message: `turn one under the ${strategy} strategy (${STRATEGY_WORDS[strategy]}) is ${spent} tokens, over budget.turnOne ${limit};${named}${rest}`,
       hint: "defer the largest eager tools (the contract's loading: 'deferred', or the config's loading), shorten their descriptions, or raise budget.turnOne",
     });
   }
