@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Manifest } from '../../src/manifest/manifest.js';
 import { type Browser, launchChromium } from '../support/chromium.js';
 import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
 import { needs } from '../support/services.js';
@@ -78,6 +79,97 @@ chromium.describe('the surface report in Chromium', () => {
     expect(existsSync(screenshot)).toBe(true);
     await page.close();
   });
+
+  test('inspect --html at 178 tools: grouped with totals, filtered, ordered by size', async () => {
+    const large = copyFixture('large-set');
+    const page = await browser.newPage();
+    try {
+      expect(large.cli('inspect', '--html', 'report.html').status).toBe(0);
+      const manifest = JSON.parse(large.cli('inspect', '--json').stdout) as Manifest;
+      await page.goto(`file://${path.join(large.dir, 'report.html')}`);
+      // Each group with its tools, its total the sum of theirs, as the manifest records it.
+      const groups = await page.$$eval('#tokens tbody', (bodies) =>
+        bodies.map((body) => ({
+          name: body.getAttribute('data-group'),
+          total: Number(body.querySelector('.group-tokens')?.getAttribute('data-tokens')),
+          tools: [...body.querySelectorAll('tr.tool')].map((row) => [
+            row.getAttribute('data-tool'),
+            Number(row.getAttribute('data-tokens')),
+          ]),
+        })),
+      );
+      expect(
+        groups.map(({ name, total, tools }) => ({ name, total, tools: tools.map(([tool]) => tool) })),
+      ).toEqual(
+        (manifest.groups ?? []).map((group) => ({
+          name: group.name,
+          total: group.size.tokens,
+          tools: group.tools,
+        })),
+      );
+      for (const group of groups)
+        expect(group.total).toBe(group.tools.reduce((sum, [, tokens]) => sum + Number(tokens), 0));
+      // Turn one per strategy, as the manifest has it.
+      const strategies = await page.$$eval('#turn-one tr', (rows) =>
+        rows.map((row) => [
+          row.getAttribute('data-strategy'),
+          Number(row.querySelector('.tokens')?.getAttribute('data-tokens')),
+        ]),
+      );
+      expect(Object.fromEntries(strategies)).toEqual(
+        Object.fromEntries(
+          Object.entries(manifest.totals.turnOne).map(([name, size]) => [name, size.tokens]),
+        ),
+      );
+      expect(await page.locator('#repeated tr').count()).toBeGreaterThan(1);
+
+      // The filter: only the tools whose name, description or group hold every word typed.
+      const height = await page.evaluate(() => document.body.scrollHeight);
+      await page.fill('#filter', 'deployment');
+      const matching = manifest.tools.filter((tool) =>
+        [tool.name, tool.description, ...(tool.groups ?? [])].join(' ').toLowerCase().includes('deployment'),
+      );
+      expect(matching.length).toBeGreaterThan(0);
+      expect(matching.length).toBeLessThan(manifest.tools.length);
+      const visible = async (selector: string) =>
+        page.$$eval(selector, (elements) =>
+          elements
+            .filter((element) => !element.closest('[hidden]'))
+            .map((element) => element.getAttribute('data-tool')),
+        );
+      expect(new Set(await visible('#tokens tr.tool'))).toEqual(new Set(matching.map((tool) => tool.name)));
+      expect(await visible('article.tool')).toEqual(matching.map((tool) => tool.name));
+      expect(await page.textContent('#shown')).toBe(`${matching.length} of 178 tools`);
+      expect(await page.evaluate(() => document.body.scrollHeight)).toBeLessThan(height);
+      await page.screenshot({
+        path: path.join(ARTIFACTS, 'surface-report-large-filtered.png'),
+        fullPage: true,
+      });
+
+      // The order: largest first, the groups by their totals and the tools in each.
+      await page.fill('#filter', '');
+      await page.selectOption('#sort', 'size');
+      const ordered = await page.$$eval('#tokens tbody', (bodies) =>
+        bodies.map((body) => ({
+          total: Number(body.getAttribute('data-tokens')),
+          tools: [...body.querySelectorAll('tr.tool')].map((row) => Number(row.getAttribute('data-tokens'))),
+        })),
+      );
+      const nonIncreasing = (values: readonly number[]) =>
+        values.every((value, index) => index === 0 || value <= (values[index - 1] ?? value));
+      expect(nonIncreasing(ordered.map((group) => group.total))).toBe(true);
+      for (const group of ordered) expect(nonIncreasing(group.tools)).toBe(true);
+      expect(ordered.flatMap((group) => group.tools)).toHaveLength(
+        groups.flatMap((group) => group.tools).length,
+      );
+      // A link to a tool opens its section.
+      await page.locator('#tokens a', { hasText: /^get_deployment$/ }).click();
+      expect(await page.locator('#tool-get_deployment details.body').getAttribute('open')).toBe('');
+    } finally {
+      await page.close();
+      large.remove();
+    }
+  }, 180_000);
 
   test('Vite dev server: /__toolprep follows an edited contract', async () => {
     execFileSync('git', ['init', '-q'], { cwd: fixture.dir });
