@@ -28,7 +28,7 @@ export function turnOneShare(tool: SizedTool, strategy: TurnOneStrategy): Size {
 }
 
 /** A group as the `groups/list` answer shows it: its name and description. */
-export function groupListSize(group: ToolGroup): Size {
+function groupListSize(group: ToolGroup): Size {
   return sizeOf({ name: group.name, description: group.description });
 }
 

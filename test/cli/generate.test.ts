@@ -163,13 +163,20 @@ describe('toolprep generate and check on the fixture project', () => {
     const fixture = project('project');
     const list = fixture.cli('inspect');
     expect(list.status).toBe(0);
+    const lines = list.stdout.split('\n');
     expect(
-      list.stdout
-        .split('\n')
-        .slice(0, -2)
+      lines
+        .slice(
+          0,
+          lines.findIndex((line) => line.startsWith('total')),
+        )
         .map((line) => line.split(/\s+/)[0]),
     ).toEqual(TOOLS);
     expect(list.stdout).toMatch(/^total\s+\d+ tokens {2}8 tools$/m);
+    // Nothing deferred, no groups: every strategy's first turn is the whole list.
+    expect(list.stdout).toMatch(
+      /^ {2}deferred\s+(\d+) tokens {2}8 eager tools whole, 0 deferred by name and description$/m,
+    );
     const one = fixture.cli('inspect', 'edit_note');
     expect(one.stdout).toContain('    action: "create" | "delete" | "rename"\n');
     expect(one.stdout).toContain('    body?: string  Required if action = create');
