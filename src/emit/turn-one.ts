@@ -8,7 +8,7 @@ import { sumOf } from './size.js';
 export type TurnOneStrategy = keyof TurnOne;
 
 /** A tool with its `tools/list` entry's size (`toolSize`). */
-interface SizedTool {
+export interface SizedTool {
   readonly prepared: PreparedTool;
   readonly size: Size;
 }

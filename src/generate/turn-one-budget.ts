@@ -1,8 +1,7 @@
 import type { ResolvedToolprepConfig } from '../config/options.js';
-import { type TurnOneStrategy, turnOneShare, turnOneSizes } from '../emit/turn-one.js';
+import { type SizedTool, type TurnOneStrategy, turnOneShare, turnOneSizes } from '../emit/turn-one.js';
 import type { ToolGroup } from '../manifest/tool-set.js';
 import type { Problem } from '../shared/build/problems.js';
-import type { FoundTool } from './prepare-files.js';
 
 type TurnOneBudget = NonNullable<NonNullable<ResolvedToolprepConfig['budget']>['turnOne']>;
 
@@ -22,7 +21,7 @@ const NAMED = 10;
  * the rest to fit: the eager tools to defer, or the descriptions to shorten.
  */
 export function turnOneOverruns(
-  tools: readonly FoundTool[],
+  tools: readonly SizedTool[],
   groups: readonly ToolGroup[] | undefined,
   budget: TurnOneBudget,
 ): Problem[] {

@@ -2,8 +2,8 @@ import { expect, test } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define-tool.js';
 import { repeatedTexts } from '../../src/emit/repeated-text.js';
-import { tokensOf } from '../../src/emit/tokens.js';
 import { prepareTool } from '../../src/prepare/prepare-tool.js';
+import { tokensOf } from '../../src/shared/build/tokens.js';
 
 const CURSOR = 'Opaque cursor returned as `nextCursor` by the previous page; omit it for the first page.';
 

@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define-tool.js';
-import { toolSize } from '../../src/emit/manifest.js';
-import { tokensOf } from '../../src/emit/tokens.js';
 import { turnOneSizes } from '../../src/emit/turn-one.js';
 import { turnOneOverruns } from '../../src/generate/turn-one-budget.js';
 import type { PreparedTool } from '../../src/manifest/prepared-tool.js';
 import type { ToolGroup } from '../../src/manifest/tool-set.js';
 import { prepareTool } from '../../src/prepare/prepare-tool.js';
+import { toolSize } from '../../src/prepare/tool-size.js';
+import { tokensOf } from '../../src/shared/build/tokens.js';
 
 /**
  * What a client is sent before the first message, per strategy, on a set of three tools: each
@@ -123,14 +123,7 @@ describe('turn one per client strategy', () => {
 });
 
 describe('budget.turnOne', () => {
-  const found = (deferred: readonly Name[]) =>
-    setOf(deferred).map((tool) => ({
-      ...tool,
-      file: 'src/tools/a.ts',
-      exportName: tool.prepared.name,
-      ref: { file: 'src/tools/a.ts', exportName: tool.prepared.name, line: 1 },
-      hidden: 0,
-    }));
+  const found = setOf;
   const groups = [ISSUES, DEPLOYMENTS];
 
   test('within budget: no problem', () => {

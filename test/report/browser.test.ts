@@ -124,7 +124,8 @@ chromium.describe('the surface report in Chromium', () => {
       expect(await page.locator('#repeated tr').count()).toBeGreaterThan(1);
 
       // The filter: only the tools whose name, description or group hold every word typed.
-      const height = await page.evaluate(() => document.body.scrollHeight);
+      const pageHeight = async () => (await page.locator('body').boundingBox())?.height ?? 0;
+      const height = await pageHeight();
       await page.fill('#filter', 'deployment');
       const matching = manifest.tools.filter((tool) =>
         [tool.name, tool.description, ...(tool.groups ?? [])].join(' ').toLowerCase().includes('deployment'),
@@ -140,7 +141,7 @@ chromium.describe('the surface report in Chromium', () => {
       expect(new Set(await visible('#tokens tr.tool'))).toEqual(new Set(matching.map((tool) => tool.name)));
       expect(await visible('article.tool')).toEqual(matching.map((tool) => tool.name));
       expect(await page.textContent('#shown')).toBe(`${matching.length} of 178 tools`);
-      expect(await page.evaluate(() => document.body.scrollHeight)).toBeLessThan(height);
+      expect(await pageHeight()).toBeLessThan(height);
       await page.screenshot({
         path: path.join(ARTIFACTS, 'surface-report-large-filtered.png'),
         fullPage: true,
