@@ -107,6 +107,8 @@ export function repeatedSection(manifest: Manifest): string {
  * by name or largest first; following a link to a tool opens its section.
  */
 export const OVERVIEW_SCRIPT = `<script>
+// Its own scope: the live page's script beside it declares names of its own.
+(() => {
 const filter = document.getElementById('filter');
 const order = document.getElementById('sort');
 const shown = document.getElementById('shown');
@@ -142,4 +144,5 @@ filter.addEventListener('input', applyFilter);
 order.addEventListener('change', applyOrder);
 addEventListener('hashchange', openTarget);
 openTarget();
+})();
 </script>`;
