@@ -15,15 +15,19 @@ export interface SizedTool {
 
 const NOTHING: Size = { bytes: 0, tokens: 0 };
 
+/** A deferred tool in a group: scoped to it under the groups draft, out of the top-level list. */
+const isScoped = ({ prepared }: SizedTool): boolean =>
+  prepared.loading === 'deferred' && (prepared.groups?.length ?? 0) > 0;
+
 /**
  * What a client is sent of `tool` before the first message under `strategy`: an eager tool whole,
  * every tool whole under `everything`; a deferred tool's name and description under `deferred`
  * (what OpenAI's tool search shows of a deferred function; Claude Code lists the name alone, so
- * this is its upper bound); nothing of a deferred tool under `groups`, where it waits in its group.
+ * this is its upper bound); nothing of a scoped tool under `groups`, where it waits in its group.
  */
 export function turnOneShare(tool: SizedTool, strategy: TurnOneStrategy): Size {
   if (strategy === 'everything' || tool.prepared.loading !== 'deferred') return tool.size;
-  if (strategy === 'groups') return NOTHING;
+  if (strategy === 'groups') return isScoped(tool) ? NOTHING : tool.size;
   return sizeOf({ name: tool.prepared.name, description: tool.prepared.description });
 }
 
@@ -34,15 +38,16 @@ function groupListSize(group: ToolGroup): Size {
 
 /**
  * Each strategy's first turn for the tool set (docs/reference/manifest.md, `totals.turnOne`); the
- * groups strategy only when the project has groups.
+ * groups strategy only when the project has groups. `groups/list` offers the groups that hold a
+ * scoped tool, as the MCP surface serves it.
  */
 export function turnOneSizes(tools: readonly SizedTool[], groups?: readonly ToolGroup[]): TurnOne {
   const total = (strategy: TurnOneStrategy): Size => sumOf(tools.map((tool) => turnOneShare(tool, strategy)));
+  const offered = new Set(tools.filter(isScoped).flatMap(({ prepared }) => prepared.groups ?? []));
+  const listed = (groups ?? []).filter((group) => offered.has(group.name)).map(groupListSize);
   return {
     everything: total('everything'),
     deferred: total('deferred'),
-    ...(groups && groups.length > 0
-      ? { groups: sumOf([total('groups'), ...groups.map(groupListSize)]) }
-      : {}),
+    ...(groups && groups.length > 0 ? { groups: sumOf([total('groups'), ...listed]) } : {}),
   };
 }

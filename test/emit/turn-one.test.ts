@@ -42,6 +42,13 @@ const prepared = {
 };
 type Name = keyof typeof prepared;
 
+/** Each tool's group, in a project with groups. */
+const MEMBERSHIP: Partial<Record<Name, string>> = {
+  create_issue: 'issues',
+  list_issues: 'issues',
+  get_deployment: 'deployments',
+};
+
 /** The set with `deferred` deferred and each tool in the group `groups` gives it. */
 function setOf(deferred: readonly Name[], groups: Partial<Record<Name, string>> = {}) {
   return (Object.keys(prepared) as Name[]).map((name) => {
@@ -100,6 +107,16 @@ describe('turn one per client strategy', () => {
       },
     },
     {
+      case: 'groups/list offers only the groups that hold a deferred tool; the others are top-level',
+      deferred: ['list_issues'],
+      groups: [ISSUES, DEPLOYMENTS],
+      expected: {
+        everything: ALL,
+        deferred: whole('create_issue') + byName('list_issues') + whole('get_deployment'),
+        groups: whole('create_issue') + whole('get_deployment') + listed(ISSUES),
+      },
+    },
+    {
       case: 'an empty list of groups is no groups',
       deferred: [],
       groups: [],
@@ -111,7 +128,7 @@ describe('turn one per client strategy', () => {
     groups: ToolGroup[] | undefined;
     expected: { everything: number; deferred: number; groups?: number };
   }[])('$case', ({ deferred, groups, expected }) => {
-    const sizes = turnOneSizes(setOf(deferred), groups);
+    const sizes = turnOneSizes(setOf(deferred, groups ? MEMBERSHIP : {}), groups);
     expect({
       everything: sizes.everything.tokens,
       deferred: sizes.deferred.tokens,
@@ -123,7 +140,7 @@ describe('turn one per client strategy', () => {
 });
 
 describe('budget.turnOne', () => {
-  const found = setOf;
+  const found = (deferred: readonly Name[]) => setOf(deferred, MEMBERSHIP);
   const groups = [ISSUES, DEPLOYMENTS];
 
   test('within budget: no problem', () => {
