@@ -6,11 +6,14 @@ import {
   type GeneratorContextOptions,
   type RunOutcome,
 } from '../generate/context.js';
+import { checkFindability } from '../generate/findability/check.js';
 import { describeExplanation, describeOutcome } from '../generate/outcome.js';
 import { baselineOf, surfaceReportPage } from '../generate/report.js';
 import { type ListingOrder, surfaceListing } from '../generate/surface-listing.js';
 import type { ManifestTool } from '../manifest/manifest.js';
 import { describePlan } from '../manifest/plan-text.js';
+import { plural } from '../shared/build/plural.js';
+import { formatProblem } from '../shared/build/problems.js';
 import { fieldRows } from '../shared/json-schema/schema-text.js';
 import { type Output, printExplanation, printReport } from './output.js';
 
@@ -56,12 +59,34 @@ export async function runCheck(
     verbose = false,
   }: { readonly explain?: { readonly milliseconds?: number }; readonly verbose?: boolean },
 ): Promise<number> {
-  const { status, generator, outcome } = await runOnce(context, 'check', verbose);
+  const { status: generated, generator, outcome } = await runOnce(context, 'check', verbose);
+  const status = Math.max(generated, checkIntents(context.output, outcome));
   // A config that cannot be used generated nothing to explain.
   if (!explain || !outcome.generation) return status;
   const explanation = await generator.explain({ ...explain, prove: true });
   printExplanation(context.output, describeExplanation(explanation));
   return explanation.problems.length > 0 ? 1 : status;
+}
+
+/**
+ * Ranks each tool's `intents` under each client's search (config `findability`): 1 when a tool
+ * falls out of a ranker's top k for one of them. Near-duplicate search documents are warned about.
+ */
+function checkIntents(output: Output, outcome: RunOutcome): number {
+  const manifest = outcome.generation?.manifest;
+  if (!manifest || !outcome.config) return 0;
+  const { ranks, problems, warnings, rankers } = checkFindability(manifest.tools, outcome.config.findability);
+  const intents = new Set(ranks.map((rank) => `${rank.tool}\u0000${rank.intent}`)).size;
+  const summary =
+    intents > 0
+      ? `[toolprep] findability: ${plural(intents, 'intent')} ranked under ${rankers.map((ranker) => ranker.name).join(', ')}; ${problems.length === 0 ? 'every tool is in its top k' : `${plural(problems.length, 'ranking')} outside the top k`}`
+      : undefined;
+  printReport(output, {
+    ...(summary ? { summary } : {}),
+    warnings: warnings.map(formatProblem),
+    problems: problems.map(formatProblem),
+  });
+  return problems.length > 0 ? 1 : 0;
 }
 
 export async function runInspect(

@@ -21,6 +21,13 @@ function describeValue(value: unknown): string {
   return value === null ? 'null' : typeof value;
 }
 
+/**
+ * The tool searches `toolprep check` ranks each contract's `intents` under: toolprep's own index,
+ * and those of the AI SDK 7, Codex and Claude Code, each reproduced from its source
+ * (docs/guide/large-tool-sets.md).
+ */
+export const FINDABILITY_RANKERS = ['toolprep', 'ai-sdk', 'codex', 'claude-code'] as const;
+
 /** A tool's name, or a pattern of names (`*` any characters, `?` one), to what the profile does with it. */
 const toolChoices = <Choice extends z.ZodType>(choice: Choice) =>
   z.record(z.string().min(1), choice).default({} as Record<string, z.output<Choice>>);
@@ -169,6 +176,17 @@ const optionsObject = z.strictObject({
     })
     .prefault({}),
   /** Extension keys every tool takes: an object schema, advertised unless `advertise` is false. */
+  search: z.strictObject({ tool: z.boolean().default(false) }).optional(),
+  findability: z
+    .strictObject({
+      rankers: z
+        .array(z.enum(FINDABILITY_RANKERS))
+        .refine((names) => new Set(names).size === names.length, { message: 'names a ranker twice' })
+        .default(['toolprep', 'ai-sdk', 'codex', 'claude-code']),
+      top: z.number().int().positive().optional(),
+      similar: z.number().gt(0).lte(1).default(0.8),
+    })
+    .prefault({}),
   extend: z
     .strictObject({
       schema: z.custom<ContractSchema>(isObjectSchema, {

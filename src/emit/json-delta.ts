@@ -1,4 +1,5 @@
 import { canonicalJson } from '../shared/build/canonical-json.js';
+import { escapeRegExp } from '../shared/run/escape-reg-exp.js';
 import { setOwn } from '../shared/run/own-property.js';
 
 type Json = unknown;
@@ -35,10 +36,7 @@ const NAME_CHARACTER = '[A-Za-z0-9_-]';
  * entry as it would read had it always had its new name, so that a rename is only a rename.
  */
 export function withNameReplaced<T>(value: T, from: string, to: string): T {
-  const word = new RegExp(
-    `(?<!${NAME_CHARACTER})${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!${NAME_CHARACTER})`,
-    'g',
-  );
+  const word = new RegExp(`(?<!${NAME_CHARACTER})${escapeRegExp(from)}(?!${NAME_CHARACTER})`, 'g');
   const replace = (item: Json): Json => {
     if (typeof item === 'string') return item.replace(word, to);
     if (Array.isArray(item)) return item.map(replace);

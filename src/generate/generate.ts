@@ -1,17 +1,20 @@
 import { performance } from 'node:perf_hooks';
-import type { ResolvedToolprepConfig } from '../config/options.js';
+import { prepareSettingsOf, type ResolvedToolprepConfig } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ToolContract } from '../contract/types.js';
 import { type ContractRef, findContracts } from '../discover/find-contracts.js';
 import { groupFolderDescription } from '../discover/group-folders.js';
-import { emitManifest } from '../emit/manifest.js';
+import { byName, emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
 import type { GeneratedFile } from '../emit/write-files.js';
 import { type LoadedModule, type LoadFailure, loadModules } from '../load/load-modules.js';
 import { captureProjectHandshake } from '../load/mcp-handshake.js';
 import type { Manifest } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
+import { SEARCH_TOOL_NAME } from '../manifest/search-index.js';
 import { prepareExtension } from '../prepare/extension.js';
+import { buildSearchIndex } from '../prepare/search-index.js';
+import { prepareSearchTool } from '../prepare/search-tool.js';
 import { arrangeSurface } from '../prepare/surface-arrangement.js';
 import { plural } from '../shared/build/plural.js';
 import type { Problem } from '../shared/build/problems.js';
@@ -198,6 +201,14 @@ export async function generateProject(
   if (config.budget) problems.push(...budgetOverruns(found, config.budget));
   if (config.budget?.turnOne !== undefined)
     problems.push(...turnOneOverruns(found, arrangement.groups, config.budget.turnOne));
+  const searchTool = config.search?.tool ? prepareSearchTool(prepareSettingsOf(config)) : undefined;
+  if (searchTool && found.some((tool) => tool.prepared.name === SEARCH_TOOL_NAME))
+    problems.push({
+      severity: 'error',
+      code: 'search-tool-name-taken',
+      message: `search.tool serves a tool named "${SEARCH_TOOL_NAME}", and a contract takes that name`,
+      hint: `rename that tool, or set search: { tool: false }`,
+    });
   if (problems.length === 0 && found.length === 0 && !config.allowEmpty)
     problems.push({
       severity: 'error',
@@ -247,6 +258,14 @@ export async function generateProject(
       extensionLibrary: extension.library?.name,
       groups: arrangement.groups,
       ...('handshake' in capture && capture.handshake ? { handshake: capture.handshake } : {}),
+      ...(config.search
+        ? {
+            search: {
+              index: buildSearchIndex(byName(found).map((tool) => tool.prepared)),
+              ...(searchTool ? { tool: searchTool } : {}),
+            },
+          }
+        : {}),
     },
     state.moduleTexts,
   );

@@ -1,5 +1,6 @@
 import type { Position } from './plan.js';
 import type { PreparedTool } from './prepared-tool.js';
+import type { PreparedSearch } from './search-index.js';
 
 /**
  * What the generated module exports as `tools`, and what `createToolRuntime` takes: the prepared
@@ -21,6 +22,8 @@ export interface PreparedToolSet {
   readonly adapters: readonly RuntimeAdapter[];
   /** What the project's MCP SDK answers first, captured at build time; absent without the SDK. */
   readonly handshake?: PreparedHandshake;
+  /** The search index built with the tools, and `search_tools` when served (config `search`). */
+  readonly search?: PreparedSearch;
 }
 
 /** A group's name, as MCP's groups draft allows it: the build refuses any other, and a server too. */

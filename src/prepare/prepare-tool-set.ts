@@ -4,11 +4,14 @@ import { parseOptions, prepareOptionsSchema, surfaceOptionsSchema } from '../con
 import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
+import { SEARCH_TOOL_NAME } from '../manifest/search-index.js';
 import type { PreparedToolSet } from '../manifest/tool-set.js';
 import { formatProblem, type Problem, ToolprepError } from '../shared/build/problems.js';
 import { prepareExtension } from './extension.js';
 import { type PrepareToolOptions, prepareTool } from './prepare-tool.js';
 import { budgetStrictRequests } from './profiles/request-budget.js';
+import { buildSearchIndex } from './search-index.js';
+import { prepareSearchTool } from './search-tool.js';
 import { arrangeSurface, declaredDisclosureOf } from './surface-arrangement.js';
 import { listedBytes, toolSize } from './tool-size.js';
 
@@ -20,12 +23,16 @@ import { listedBytes, toolSize } from './tool-size.js';
 export function prepareToolSet(
   contracts: Readonly<Record<string, ToolContract>>,
   options: Omit<PrepareToolOptions, 'exportName' | 'description'> &
-    Partial<z.input<typeof surfaceOptionsSchema>> = {},
+    Partial<z.input<typeof surfaceOptionsSchema>> & {
+      /** The search index, and `search_tools` with `tool: true`, as the config's `search` gives them. */
+      readonly search?: { readonly tool?: boolean };
+    } = {},
 ): PreparedToolSet {
   const {
     warn = (problem: Problem) => console.warn(formatProblem(problem)),
     groups,
     loading,
+    search,
     ...settings
   } = options;
   const resolved = parseOptions(prepareOptionsSchema, settings, 'prepareToolSet options');
@@ -56,6 +63,10 @@ export function prepareToolSet(
     contract,
     tool: arrangement.tools[index] as PreparedTool,
   }));
+  if (search?.tool && prepared.some(({ tool }) => tool.name === SEARCH_TOOL_NAME))
+    throw new Error(
+      `[toolprep] search.tool serves a tool named "${SEARCH_TOOL_NAME}", and a contract takes that name: rename that tool`,
+    );
   const extension = prepareExtension(extend);
   // The run-time adapters of every library the contracts and the extension keys are written with.
   const schemas = [
@@ -70,5 +81,13 @@ export function prepareToolSet(
     load: Object.fromEntries(prepared.map(({ tool, contract }) => [tool.name, () => contract])),
     adapters: [...adapters],
     ...(arrangement.groups.length > 0 ? { groups: arrangement.groups } : {}),
+    ...(search
+      ? {
+          search: {
+            index: JSON.stringify(buildSearchIndex(prepared.map(({ tool }) => tool))),
+            ...(search.tool ? { tool: prepareSearchTool(resolved) } : {}),
+          },
+        }
+      : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
+import type { PreparedSearch } from '../manifest/search-index.js';
 import type { PreparedHandshake, PreparedToolSet, ToolGroup } from '../manifest/tool-set.js';
 import { getOwn } from '../shared/run/own-property.js';
 import {
@@ -26,6 +27,7 @@ import {
 } from './call-stages.js';
 import type { CallResult, ExtensionKeys, ToolHandler, ToolHooks } from './call-types.js';
 import { reportFailures } from './failure-report.js';
+import { answerSearch } from './search.js';
 
 export type {
   CallResult,
@@ -113,11 +115,25 @@ export function createToolRuntime<ExtensionValues>(
     loaded: new Map(),
   };
 
+  // search_tools (config `search.tool`) is listed last and answered from the index, with no handler.
+  const search = toolSet.search;
+  const searchTool = search?.tool;
+  const listed = searchTool ? Object.freeze([...tools, searchTool]) : tools;
+  const isSearch = (name: string): boolean => searchTool?.name === name && !byName.has(name);
+  const searchCall = (name: string, args: unknown, context: unknown, profile: ProfileName | undefined) => {
+    const call = startCall(name, args, context);
+    const answer = answerSearch(search as PreparedSearch, tools, args, profile);
+    if (answer instanceof Failure) return fail(hooks, call, answer);
+    announce(hooks, call);
+    return succeed(hooks, call, args, answer);
+  };
+
   return {
-    list: () => tools,
+    list: () => listed,
     ...(toolSet.handshake ? { handshake: toolSet.handshake } : {}),
     ...(toolSet.groups ? { groups: toolSet.groups } : {}),
     async call(name, args, context, { profile } = {}) {
+      if (isSearch(name)) return searchCall(name, args, context, profile);
       const call = startCall(name, args, context);
       try {
         const parsed = await parsedCall(served, call, profile);
@@ -136,6 +152,11 @@ export function createToolRuntime<ExtensionValues>(
       }
     },
     async check(name, args, context, { profile } = {}) {
+      if (isSearch(name)) {
+        const answer = answerSearch(search as PreparedSearch, tools, args, profile);
+        if (answer instanceof Failure) return fail(hooks, startCall(name, args, context), answer);
+        return { ok: true, value: args as Readonly<Record<string, unknown>> };
+      }
       const call = startCall(name, args, context);
       try {
         const parsed = await parsedCall(served, call, profile);

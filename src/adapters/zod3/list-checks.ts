@@ -1,4 +1,5 @@
 import type { ValueCheck } from '../../manifest/plan.js';
+import { escapeRegExp } from '../../shared/run/escape-reg-exp.js';
 import { type DataListCheck, type ListCheckLibrary, listCheckOf } from '../list-checks.js';
 import { factsOf, type Zod3Def, type Zod3Schema } from './def.js';
 
@@ -45,10 +46,10 @@ function compileStringCheck(def: Zod3Def): ValueCheck | undefined {
       check.maxLength = Math.min(check.maxLength ?? Infinity, value as number);
     } else if (kind === 'regex' && regex instanceof RegExp)
       patterns.push({ source: regex.source, flags: regex.flags });
-    else if (kind === 'startsWith') patterns.push({ source: `^${escaped(value as string)}`, flags: '' });
-    else if (kind === 'endsWith') patterns.push({ source: `${escaped(value as string)}$`, flags: '' });
+    else if (kind === 'startsWith') patterns.push({ source: `^${escapeRegExp(value as string)}`, flags: '' });
+    else if (kind === 'endsWith') patterns.push({ source: `${escapeRegExp(value as string)}$`, flags: '' });
     else if (kind === 'includes' && typeof value === 'string' && position === undefined)
-      patterns.push({ source: escaped(value), flags: '' });
+      patterns.push({ source: escapeRegExp(value), flags: '' });
     else return undefined;
   }
   return patterns.length > 0 ? { ...check, patterns } : check;
@@ -67,8 +68,4 @@ function compileNumberCheck(def: Zod3Def): ValueCheck | undefined {
     else if (kind !== 'finite') return undefined;
   }
   return check as ValueCheck;
-}
-
-function escaped(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -57,6 +57,10 @@ export type ProblemCode =
   | 'name-matches-nothing'
   | 'include-matches-nothing'
   | 'zod-unsupported'
+  | 'search-tool-name-taken'
+  // toolprep check: findability of the intents
+  | 'intent-not-found'
+  | 'similar-search-documents'
   // the configuration
   | 'config-unknown-option'
   | 'config-invalid-option'

@@ -1,0 +1,96 @@
+import type { FINDABILITY_RANKERS, ResolvedToolprepConfig } from '../../config/options.js';
+import type { ManifestTool } from '../../manifest/manifest.js';
+import type { PreparedTool } from '../../manifest/prepared-tool.js';
+import { searchTerms } from '../../manifest/search-index.js';
+import { searchFields } from '../../prepare/search-index.js';
+import type { Problem } from '../../shared/build/problems.js';
+import { aiSdkRanker } from './ai-sdk.js';
+import { claudeCodeRanker } from './claude-code.js';
+import { codexRanker } from './codex.js';
+import { type Ranker, rankOf, toolprepRanker } from './ranking.js';
+
+type RankerName = (typeof FINDABILITY_RANKERS)[number];
+type FindabilityOptions = ResolvedToolprepConfig['findability'];
+
+const RANKERS: { readonly [Name in RankerName]: (tools: readonly PreparedTool[]) => Ranker } = {
+  toolprep: toolprepRanker,
+  'ai-sdk': aiSdkRanker,
+  codex: codexRanker,
+  'claude-code': claudeCodeRanker,
+};
+
+/** One intent under one ranker: where its tool came (undefined: not in the answer at all). */
+export interface IntentRank {
+  readonly tool: string;
+  readonly intent: string;
+  readonly ranker: string;
+  readonly rank: number | undefined;
+  readonly top: number;
+}
+
+export interface Findability {
+  readonly ranks: readonly IntentRank[];
+  /** An intent whose tool falls out of a ranker's top k. */
+  readonly problems: readonly Problem[];
+  /** Pairs of tools whose search documents nearly coincide. */
+  readonly warnings: readonly Problem[];
+  readonly rankers: readonly Ranker[];
+}
+
+/**
+ * Ranks every intent of every tool under each chosen ranker, over the tools in the order a client
+ * is given them (the manifest's, by name), and compares the tools' search documents pairwise.
+ */
+export function checkFindability(tools: readonly ManifestTool[], options: FindabilityOptions): Findability {
+  const rankers = options.rankers.map((name) => RANKERS[name](tools));
+  const ranks: IntentRank[] = [];
+  const problems: Problem[] = [];
+  tools.forEach((tool, position) => {
+    for (const intent of tool.intents ?? [])
+      for (const ranker of rankers) {
+        const rank = rankOf(ranker, ranker.scores(intent), position);
+        const top = options.top ?? ranker.top;
+        ranks.push({ tool: tool.name, intent, ranker: ranker.name, rank, top });
+        if (rank !== undefined && rank <= top) continue;
+        problems.push({
+          severity: 'error',
+          code: 'intent-not-found',
+          tool: tool.name,
+          field: 'intents',
+          file: tool.source.split('#')[0],
+          message: `intent "${intent}" ${rank === undefined ? 'is not found' : `ranks ${rank}`} under ${ranker.name}, outside its top ${top} (${ranker.label})`,
+          hint: 'put the words of such requests in the name, the description or searchHint, or set findability.rankers',
+        });
+      }
+  });
+  return { ranks, problems, warnings: similarDocuments(tools, options.similar), rankers };
+}
+
+/** Pairs of tools whose weighted search terms have a cosine similarity of `threshold` or more. */
+function similarDocuments(tools: readonly ManifestTool[], threshold: number): Problem[] {
+  const vectors = tools.map((tool) => {
+    const vector = new Map<string, number>();
+    for (const { text, weight } of searchFields(tool))
+      for (const term of searchTerms(text)) vector.set(term, (vector.get(term) ?? 0) + weight);
+    const norm = Math.sqrt([...vector.values()].reduce((sum, value) => sum + value * value, 0));
+    return { vector, norm };
+  });
+  const warnings: Problem[] = [];
+  for (let a = 0; a < tools.length; a++)
+    for (let b = a + 1; b < tools.length; b++) {
+      const [left, right] = [vectors[a], vectors[b]] as [(typeof vectors)[number], (typeof vectors)[number]];
+      let dot = 0;
+      for (const [term, value] of left.vector) dot += value * (right.vector.get(term) ?? 0);
+      const similarity = dot / (left.norm * right.norm || 1);
+      if (similarity < threshold) continue;
+      const [first, second] = [tools[a], tools[b]] as [ManifestTool, ManifestTool];
+      warnings.push({
+        severity: 'warning',
+        code: 'similar-search-documents',
+        tool: first.name,
+        message: `its search document and "${second.name}"'s are ${Math.round(similarity * 100)}% alike: a search for one may return the other`,
+        hint: 'say in each description what sets it apart, or merge the two tools',
+      });
+    }
+  return warnings;
+}
