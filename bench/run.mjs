@@ -1,13 +1,14 @@
 // `npm run bench` (builds first): every benchmark, side by side with its peers, written to
 // bench/RESULTS.md and bench/startup.svg. `--quick` for a short run; `--only <section>` for one
 // of: startup, workerd, stateless, mcp-2026, per-call, size-scaling, inverse, tasks, build, explain,
-// loaders, size, footprint.
+// loaders, size, footprint, search.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { REPO } from './contracts.mjs';
 import { benchmarkMcp2026, MCP_2026_PROJECTS } from './mcp-2026.mjs';
+import { benchmarkSearch } from './search.mjs';
 import {
   benchmarkBuild,
   benchmarkExplain,
@@ -115,6 +116,11 @@ if (want('size')) {
   sections.push(
     `## 5. Size and load\n\n${await benchmarkSize()}\n\n### Tool definitions per profile\n\n${await benchmarkProfileSizes()}`,
   );
+}
+
+if (want('search')) {
+  log('search and findability…');
+  sections.push(`## 7. Search prepared at build, and findability\n\n${await benchmarkSearch({ quick })}`);
 }
 
 if (want('footprint')) {

@@ -3,7 +3,7 @@ import type { PreparedTool } from './prepared-tool.js';
 /**
  * The search index the generated module carries (config `search`), built once at build time and
  * read by `searchTools` on the first search: Okapi BM25 over one document per tool, whose fields
- * were repeated by their weight (name words count three times, the description once), so a term's
+ * were repeated by their weight (name words count twice, the description once), so a term's
  * weighted frequency and each document's weighted length are all a query needs. Documents are the
  * tool set's `prepared`, in order. docs/guide/large-tool-sets.md says what each field weighs.
  */
@@ -28,34 +28,17 @@ export interface PreparedSearch {
 export const SEARCH_TOOL_NAME = 'search_tools';
 
 /**
- * Words too common to tell tools apart, in the queries models write and the descriptions authors
- * write: measured on fixtures/large-set, dropping them moves no intent out of the top 5 and ranks 6%
- * of them higher (bench/ANALYSIS.md).
- */
-const STOP_WORDS = new Set(
-  'a an and are as at be by can do does for from has have how i in is it its me my of on or our so that the their them then there these this to was we what when where which who will with you your'.split(
-    ' ',
-  ),
-);
-
-/**
  * The terms of a text, as the index and every query read it: camelCase and snake_case split, lower
- * case, letters and digits only, stop words dropped, and a plural folded to its singular
- * (`issues` → `issue`, `policies` → `policy`), which is most of what stemming buys on tool text.
+ * case, runs of letters and digits. No stop words and no stemming: on fixtures/large-set's intents
+ * both ranked the right tool lower (bench/ANALYSIS.md), BM25's idf already discounts common words.
  */
 export function searchTerms(text: string): string[] {
-  const words =
+  return (
     text
       .replace(/([a-z\d])([A-Z])/g, '$1 $2')
       .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.filter((word) => !STOP_WORDS.has(word)).map(singular);
-}
-
-function singular(word: string): string {
-  if (word.length <= 3 || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us')) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  return word.slice(0, -1);
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** A document's position in the index and its BM25 score for a query. */

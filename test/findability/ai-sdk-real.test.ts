@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
@@ -9,6 +8,7 @@ import { node22 } from '../../scripts/side-tools.mjs';
 import { aiSdkRanker } from '../../src/generate/findability/ai-sdk.js';
 import { rankOf } from '../../src/generate/findability/ranking.js';
 import type { PreparedTool } from '../../src/manifest/prepared-tool.js';
+import { ai7Project } from '../support/ai7-project.js';
 import { REPO } from '../support/fixture-project.js';
 
 /**
@@ -20,14 +20,7 @@ let nodeBinary: string;
 let project: string;
 beforeAll(() => {
   nodeBinary = node22();
-  project = mkdtempSync(path.join(tmpdir(), 'toolprep-ai7-search-'));
-  const modules = path.join(project, 'node_modules');
-  mkdirSync(modules);
-  for (const name of readdirSync(path.join(REPO, 'node_modules')))
-    if (!['.bin', '.cache', 'ai'].includes(name))
-      symlinkSync(path.join(REPO, 'node_modules', name), path.join(modules, name));
-  symlinkSync(path.join(REPO, 'node_modules/ai7'), path.join(modules, 'ai'));
-  writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }\n');
+  project = ai7Project('toolprep-ai7-search-');
   writeFileSync(path.join(project, 'run.mjs'), SCRIPT);
 }, 180_000);
 afterAll(() => rmSync(project, { recursive: true, force: true }));

@@ -119,7 +119,7 @@ describe('Claude Code (approximate): name parts 12, substrings 6 and 4, hint 4, 
   });
 });
 
-describe("toolprep's index: name words weigh three, plurals fold", () => {
+describe("toolprep's index: BM25, name words weigh two, argument names and descriptions count", () => {
   test.each([
     ['list issues filtered by state', 'list_issues'],
     ['post a message to a channel', 'send_message'],

@@ -120,9 +120,11 @@ describe('search_tools: listed last, answered from the index, in each surface’
   const runtime = createToolRuntime(toolSet, { handlers });
 
   test('searchTools ranks by the index built with the tools; a set without search is refused', () => {
-    expect(searchTools(toolSet, 'post a message in the team channel')).toEqual([
-      { name: 'send_message', summary: 'Post a chat message to a channel.', score: expect.any(Number) },
-    ]);
+    expect(searchTools(toolSet, 'post a message in the team channel')[0]).toEqual({
+      name: 'send_message',
+      summary: 'Post a chat message to a channel.',
+      score: expect.any(Number),
+    });
     expect(searchTools(toolSet, 'issues', { limit: 1 }).map((found) => found.name)).toEqual(['list_issues']);
     expect(() => searchTools(prepareToolSet(contracts), 'issues')).toThrow(/no search index: set search/);
   });
@@ -193,7 +195,7 @@ describe('search_tools: listed last, answered from the index, in each surface’
     expect(tools.map((tool) => tool.name)).toContain('search_tools');
     const result = await client.callTool({ name: 'search_tools', arguments: { query: 'list issues' } });
     const found = (result.structuredContent as { tools: { name: string }[] }).tools;
-    expect(found.map((tool) => tool.name)).toEqual(['list_issues', 'create_issue']);
+    expect(found.map((tool) => tool.name)).toEqual(['list_issues']);
     await client.close();
   });
 

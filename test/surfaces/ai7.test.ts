@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { node22 } from '../../scripts/side-tools.mjs';
+import { ai7Project } from '../support/ai7-project.js';
 import { REPO } from '../support/fixture-project.js';
 
 /**
@@ -16,17 +16,11 @@ let nodeBinary: string;
 let project: string;
 beforeAll(() => {
   nodeBinary = node22();
-  project = mkdtempSync(path.join(tmpdir(), 'toolprep-ai7-'));
+  project = ai7Project('toolprep-ai7-', ['toolprep']);
   const modules = path.join(project, 'node_modules');
   mkdirSync(path.join(modules, 'toolprep'), { recursive: true });
   cpSync(path.join(REPO, 'dist'), path.join(modules, 'toolprep/dist'), { recursive: true });
   cpSync(path.join(REPO, 'package.json'), path.join(modules, 'toolprep/package.json'));
-  // Every other package as this repository has it, but `ai` is version 7.
-  for (const name of readdirSync(path.join(REPO, 'node_modules')))
-    if (!['.bin', '.cache', 'ai', 'toolprep'].includes(name))
-      symlinkSync(path.join(REPO, 'node_modules', name), path.join(modules, name));
-  symlinkSync(path.join(REPO, 'node_modules/ai7'), path.join(modules, 'ai'));
-  writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(path.join(project, 'run.mjs'), SCRIPT);
   writeFileSync(path.join(project, 'search.mjs'), SEARCH_SCRIPT);
 }, 180_000);
