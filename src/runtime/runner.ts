@@ -27,7 +27,6 @@ import {
 } from './call-stages.js';
 import type { CallResult, ExtensionKeys, ToolHandler, ToolHooks } from './call-types.js';
 import { reportFailures } from './failure-report.js';
-import { answerSearch } from './search.js';
 
 export type {
   CallResult,
@@ -120,9 +119,17 @@ export function createToolRuntime<ExtensionValues>(
   const searchTool = search?.tool;
   const listed = searchTool ? Object.freeze([...tools, searchTool]) : tools;
   const isSearch = (name: string): boolean => searchTool?.name === name && !byName.has(name);
-  const searchCall = (name: string, args: unknown, context: unknown, profile: ProfileName | undefined) => {
+  // Loaded on the first search: a server that never searches does not load the code either.
+  const answerSearch = async (args: unknown, profile: ProfileName | undefined) =>
+    (await import('./search.js')).answerSearch(search as PreparedSearch, tools, args, profile);
+  const searchCall = async (
+    name: string,
+    args: unknown,
+    context: unknown,
+    profile: ProfileName | undefined,
+  ) => {
     const call = startCall(name, args, context);
-    const answer = answerSearch(search as PreparedSearch, tools, args, profile);
+    const answer = await answerSearch(args, profile);
     if (answer instanceof Failure) return fail(hooks, call, answer);
     announce(hooks, call);
     return succeed(hooks, call, args, answer);
@@ -153,7 +160,7 @@ export function createToolRuntime<ExtensionValues>(
     },
     async check(name, args, context, { profile } = {}) {
       if (isSearch(name)) {
-        const answer = answerSearch(search as PreparedSearch, tools, args, profile);
+        const answer = await answerSearch(args, profile);
         if (answer instanceof Failure) return fail(hooks, startCall(name, args, context), answer);
         return { ok: true, value: args as Readonly<Record<string, unknown>> };
       }
