@@ -160,7 +160,7 @@ export async function benchmarkSearch({ quick }) {
     ['+ name, title and searchHint ×2 (toolprep index as shipped)', only(SEARCH_WEIGHTS), searchTerms],
     ['shipped, with name ×3', only({ ...SEARCH_WEIGHTS, name: 3 }), searchTerms],
     [
-      'shipped, with 63 stop words dropped',
+      'shipped, with 48 stop words dropped',
       only(SEARCH_WEIGHTS),
       (text) => searchTerms(text).filter((word) => !stopWords.has(word)),
     ],
