@@ -87,7 +87,7 @@ function bm25Ranks(tools, fieldsOf, tokenize) {
 export async function benchmarkSearch({ quick }) {
   const { tools, module } = await generatedFixture();
   const { checkFindability } = await import(dist('generate/findability/check.js'));
-  const { searchFields, SEARCH_WEIGHTS } = await import(dist('prepare/search-index.js'));
+  const { searchFields } = await import(dist('prepare/search-index.js'));
   const { searchTerms } = await import(dist('manifest/search-index.js'));
   const { porter2 } = await import(dist('generate/findability/porter2.js'));
   const { searchTools } = await import(dist('runtime/index.js'));
@@ -142,6 +142,20 @@ export async function benchmarkSearch({ quick }) {
     ),
   );
   const only = (weights) => (tool) => searchFields(tool, weights);
+  // The weights as shipped (src/prepare/search-index.ts); checked below against the toolprep ranker.
+  const SEARCH_WEIGHTS = {
+    name: 2,
+    title: 2,
+    searchHint: 2,
+    description: 1,
+    arguments: 1,
+    argumentDescriptions: 1,
+    groups: 1,
+  };
+  const shipped = bm25Ranks(tools, only(SEARCH_WEIGHTS), searchTerms);
+  const toolprepRanks = ranks.filter((rank) => rank.ranker === 'toolprep').map((rank) => rank.rank);
+  if (JSON.stringify(shipped) !== JSON.stringify(toolprepRanks))
+    throw new Error('bench/search.mjs: SEARCH_WEIGHTS here differ from those shipped: update them');
   const none = {
     name: 0,
     title: 0,

@@ -20,7 +20,7 @@ const RANKERS: { readonly [Name in RankerName]: (tools: readonly PreparedTool[])
 };
 
 /** One intent under one ranker: where its tool came (undefined: not in the answer at all). */
-export interface IntentRank {
+interface IntentRank {
   readonly tool: string;
   readonly intent: string;
   readonly ranker: string;
