@@ -72,4 +72,25 @@ describe('toolprep check: findability of the intents', () => {
     );
     expect(checked.stderr).not.toMatch(/under (toolprep|codex|claude-code)/);
   });
+
+  test('search: {} builds the index into the generated module, one document per tool in module order', () => {
+    fixture.write(
+      'toolprep.config.ts',
+      fixture.read('toolprep.config.ts').replace("names: 'strict',", "names: 'strict',\n  search: {},"),
+    );
+    expect(fixture.cli('generate', '--quiet').status).toBe(0);
+    const module = fixture.read('src/toolprep.gen.ts');
+    const literal = /\n {4}index: ("(?:[^"\\]|\\.)*"),/.exec(module)?.[1] as string;
+    const index = JSON.parse(JSON.parse(literal)) as {
+      lengths: number[];
+      postings: Record<string, number[]>;
+    };
+    const names = (
+      JSON.parse(fixture.read('toolprep.manifest.json')) as { tools: { name: string }[] }
+    ).tools.map((tool) => tool.name);
+    expect(index.lengths).toHaveLength(names.length);
+    // "chat" is in send_message's description only: its one posting is that tool's position.
+    expect(index.postings.chat).toEqual([names.indexOf('send_message'), 1]);
+    expect(module).not.toContain('search_tools');
+  });
 });
