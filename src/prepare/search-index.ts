@@ -20,7 +20,7 @@ export interface SearchWeights {
   readonly groups: number;
 }
 
-const SEARCH_WEIGHTS: SearchWeights = {
+export const SEARCH_WEIGHTS: SearchWeights = {
   name: 2,
   title: 2,
   searchHint: 2,

@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { PreparedTool } from '../../src/manifest/prepared-tool.js';
 import { rankSearchIndex, searchTerms } from '../../src/manifest/search-index.js';
-import { buildSearchIndex, searchFields } from '../../src/prepare/search-index.js';
+import { buildSearchIndex, SEARCH_WEIGHTS, searchFields } from '../../src/prepare/search-index.js';
 
 const createIssue = defineTool({
   name: 'create_issue',
@@ -38,7 +38,7 @@ describe('the index answers as Okapi BM25 over the weighted documents would', ()
   /** Plain BM25 over each document as a list of terms, each field repeated by its weight. */
   function referenceScores(tools: readonly PreparedTool[], query: string): number[] {
     const documents = tools.map((tool) =>
-      searchFields(tool).flatMap(({ text, weight }) =>
+      searchFields(tool, SEARCH_WEIGHTS).flatMap(({ text, weight }) =>
         Array.from({ length: weight }, () => searchTerms(text)).flat(),
       ),
     );
