@@ -179,6 +179,22 @@ describe('search_tools: listed last, answered from the index, in each surface’
     await client.close();
   });
 
+  test('beside deferred tools it stays eager: Claude Code loads it up front (anthropic/alwaysLoad)', async () => {
+    const deferred = createToolRuntime(
+      prepareToolSet(contracts, { search: { tool: true }, loading: { deferAbove: 0 } }),
+      { handlers },
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(deferred, { name: 'test', version: '1.0.0' }).connect(serverSide);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    const { tools } = await client.listTools();
+    expect(
+      tools.filter((tool) => tool._meta?.['anthropic/alwaysLoad'] === true).map((tool) => tool.name),
+    ).toEqual(['search_tools']);
+    await client.close();
+  });
+
   test('an MCP client (SDK v2, 2026-07-28) lists it and calls it', async () => {
     const handler = createMcpFetchHandler(runtime, { name: 'test', version: '1.0.0' });
     const client = new ClientV2(
