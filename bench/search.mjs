@@ -26,7 +26,7 @@ async function generatedFixture() {
     if (tools.some((tool) => !tool.intents))
       throw new Error('large-set: every contract should carry intents');
     const module = result.files.find((file) => file.path === result.config.module).text;
-    return { tools, module };
+    return { tools, module, turnOne: result.manifest.totals.turnOne };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -82,7 +82,7 @@ function bm25Ranks(tools, fieldsOf, tokenize) {
 }
 
 export async function benchmarkSearch({ quick }) {
-  const { tools, module } = await generatedFixture();
+  const { tools, module, turnOne } = await generatedFixture();
   const { checkFindability } = await import(dist('generate/findability/check.js'));
   const { searchFields, SEARCH_WEIGHTS } = await import(dist('prepare/search-index.js'));
   const { searchTerms } = await import(dist('manifest/search-index.js'));
@@ -177,6 +177,23 @@ export async function benchmarkSearch({ quick }) {
   const header =
     '| ranker | hit@1 | hit@3 | hit@5 | hit@8 | client k | out of top k | not found |\n|---|---|---|---|---|---|---|---|';
   return `fixtures/large-set: ${count} tools, ${queries.length} intents (three per tool, written as a user asks, not in the tools' words), generated with \`search: {}\`.
+
+### Turn one per client strategy
+
+What a client is sent before the first message (\`totals.turnOne\`, o200k_base tokens), every tool deferred by size:
+
+| strategy | what is sent | bytes | tokens |
+|---|---|---|---|
+${[
+  ['everything', 'every `tools/list` entry whole'],
+  ['deferred', 'eager tools whole, each deferred tool by name and description'],
+  ['groups', 'eager tools whole and the `groups/list` answer'],
+]
+  .map(
+    ([strategy, what]) =>
+      `| ${strategy} | ${what} | ${turnOne[strategy].bytes.toLocaleString('en')} | ${turnOne[strategy].tokens.toLocaleString('en')} |`,
+  )
+  .join('\n')}
 
 ### The index in the generated module
 
