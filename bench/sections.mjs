@@ -348,6 +348,10 @@ const WHEN_LAZY_MODULES_LOAD = {
     'by an HTTP server on the first 2025 request the prepared answers do not hold',
   'surfaces/mcp/service/state-signature.js':
     'on a first call that asks the client a question or carries its answers (2026-07-28)',
+  'runtime/search.js': 'on the first `search_tools` call (with `search: {}`)',
+  'surfaces/mcp/transport/group-endpoints.js': 'on the first request of an HTTP server with `groupEndpoints`',
+  'surfaces/mcp/modern/group-work.js':
+    'at start by a server some of whose groups hold deferred tools (the groups draft)',
 };
 
 export async function benchmarkSize() {
