@@ -85,6 +85,20 @@ function describeTotals(before: Manifest, after: Manifest): string[] {
       (manifest.totals?.profiles as Record<string, { tokens: number }> | undefined)?.[profile]?.tokens;
     lines.push(`  as ${profile}: ${change(size(before), size(after))}`);
   }
+  // Turn one differs from the whole surface only once a tool is deferred or the set has groups.
+  const turnOne = (manifest: Manifest) =>
+    manifest.totals?.turnOne as Manifest['totals']['turnOne'] | undefined;
+  const deferring = [before, after].some(
+    (manifest) => turnOne(manifest) && turnOne(manifest)?.deferred.tokens !== manifest.totals.tokens,
+  );
+  if (deferring)
+    lines.push(
+      `  on turn one, deferred tools by name: ${change(turnOne(before)?.deferred.tokens, turnOne(after)?.deferred.tokens)}`,
+    );
+  if (turnOne(before)?.groups || turnOne(after)?.groups)
+    lines.push(
+      `  on turn one, groups only: ${change(turnOne(before)?.groups?.tokens, turnOne(after)?.groups?.tokens)}`,
+    );
   return lines;
 }
 

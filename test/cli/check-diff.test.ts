@@ -200,6 +200,15 @@ describe('toolprep check at scale: a shared change once, the tokens before and a
     expect(summary).toContain(
       `Tokens of the whole surface, as tools/list sends it: ${was.toLocaleString('en-US')} → ${now.toLocaleString('en-US')} tokens (${now > was ? '+' : '−'}${Math.abs(now - was).toLocaleString('en-US')})`,
     );
+    // The large set is deferred and grouped: what a client is sent on turn one, before and after.
+    const turnOne = (strategy: 'deferred' | 'groups') => {
+      const [from, to] = [committed, regenerated].map(
+        (manifest) => manifest.totals.turnOne[strategy]?.tokens ?? 0,
+      );
+      return `${(from ?? 0).toLocaleString('en-US')} → ${(to ?? 0).toLocaleString('en-US')} tokens`;
+    };
+    expect(summary).toContain(`  on turn one, deferred tools by name: ${turnOne('deferred')}`);
+    expect(summary).toContain(`  on turn one, groups only: ${turnOne('groups')}`);
 
     // One diff stands for the tools that changed alike; --verbose names every tool and prints every diff.
     const toolDiffs = (stdout: string) =>
