@@ -31,7 +31,7 @@ const MODERN = '2026-07-28';
 const MCP_METHODS = 'POST, GET, DELETE, OPTIONS';
 const ALLOWED_HEADERS =
   'content-type, accept, authorization, dpop, mcp-protocol-version, mcp-session-id, last-event-id, mcp-method, mcp-name, mcp-param-region, mcp-param-replicas';
-const EXPOSED = 'mcp-session-id, mcp-protocol-version, www-authenticate, dpop-nonce';
+const EXPOSED = 'mcp-session-id, mcp-protocol-version, www-authenticate, dpop-nonce, retry-after';
 
 interface Sent {
   readonly method: string;

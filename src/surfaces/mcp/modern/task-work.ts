@@ -1,4 +1,6 @@
 import type { TaskPolicy } from '../../../manifest/prepared-tool.js';
+import type { OnError } from '../../../shared/run/on-error.js';
+import { TaskStoreUnavailableError } from '../../../tasks/store.js';
 import { gatherAnswers } from '../service/asking-call.js';
 import { missingCapabilityError } from '../service/questions.js';
 import type { BoundCall } from '../service/request-state.js';
@@ -55,7 +57,7 @@ export function taskWork(kit: ServingKit, policies: ReadonlyMap<string, TaskPoli
       `Failed to retrieve task: no task ${JSON.stringify(taskId)} (never created, expired, or another's)`,
     );
 
-  return {
+  const work: TaskWork = {
     async create(id, name, params, capabilities, header) {
       const args = params.arguments ?? {};
       // Questions asked before the task is made come back with the retry, as any input-required round.
@@ -115,4 +117,36 @@ export function taskWork(kit: ServingKit, policies: ReadonlyMap<string, TaskPoli
       return kit.complete(id, { _meta: streamMeta });
     },
   };
+  const unavailable = storeUnavailable(kit.onerror);
+  return {
+    create: (id, ...rest) => work.create(id, ...rest).catch(unavailable(id)),
+    act: (method, id, ...rest) => work.act(method, id, ...rest).catch(unavailable(id)),
+    listen: (id, ...rest) => work.listen(id, ...rest).catch(unavailable(id)),
+  };
+}
+
+/** How long a client is told to wait (`Retry-After`, in seconds) before it sends again a request the task store could not serve. */
+const TASK_STORE_RETRY_AFTER_S = 5;
+
+/**
+ * The answer to a request the task store could not serve in time (`TaskStoreUnavailableError`):
+ * at once, with the request's id, saying that the store is unavailable and when to retry (HTTP 503
+ * with `Retry-After`); what the store said, with its client's error, goes to `onerror` (the log),
+ * not to the client. Any other failure is thrown on, an internal error.
+ */
+function storeUnavailable(onerror: OnError) {
+  return (id: Id) =>
+    (error: unknown): WireAnswer => {
+      if (!(error instanceof TaskStoreUnavailableError)) throw error;
+      onerror(error);
+      return {
+        ...errorAnswer(
+          id,
+          ERRORS.unavailable,
+          `Task store unavailable: the server could not reach the store that keeps its tasks; retry in ${TASK_STORE_RETRY_AFTER_S} s`,
+          { retryAfterSeconds: TASK_STORE_RETRY_AFTER_S },
+        ),
+        headers: { 'retry-after': String(TASK_STORE_RETRY_AFTER_S) },
+      };
+    };
 }

@@ -139,7 +139,7 @@ export function httpExchange(
     const responses = options.responses ?? 'auto';
     if (!(responses === 'sse' || (responses === 'auto' && work.notifies))) {
       const done = await work.run(() => {}, port.signal);
-      return port.reply(done.status, withCors(JSON_HEADERS), done.body);
+      return port.reply(done.status, withCors({ ...JSON_HEADERS, ...done.headers }), done.body);
     }
     const stream = port.stream(withCors(SSE_HEADERS));
     const id = idOf(body as Record<string, unknown>) as Id;

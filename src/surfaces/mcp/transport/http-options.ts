@@ -128,7 +128,7 @@ export const MCP_METHODS = 'POST, GET, DELETE, OPTIONS';
  * The answer headers a browser script may read: the session (2025), the version, and what
  * authorization asks (`WWW-Authenticate`, and the DPoP nonce the SDK v2 client reads).
  */
-const EXPOSED_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate, dpop-nonce';
+const EXPOSED_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate, dpop-nonce, retry-after';
 
 /** How long a browser may keep a preflight's answer: two hours, the most Chromium keeps one. */
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;

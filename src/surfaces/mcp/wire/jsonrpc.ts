@@ -9,6 +9,8 @@ export type Id = string | number;
 export interface WireAnswer {
   readonly status: number;
   readonly body: string | null;
+  /** Headers an HTTP answer carries besides its content type (`Retry-After` of a 503). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A JSON-RPC error as a handler, a binding or the wire raises it. */
@@ -26,6 +28,8 @@ export const ERRORS = {
   /** Invalid params that are not about the envelope (a tool that does not exist, a bad cursor). */
   invalidArgument: { code: -32602, status: 200 },
   internal: { code: -32603, status: 500 },
+  /** An internal error that passes: a store the request needs did not answer (retry later). */
+  unavailable: { code: -32603, status: 503 },
   /** Something the request names does not exist (an unknown group, as the groups draft answers it). */
   notFound: { code: -32002, status: 200 },
   headerMismatch: { code: -32020, status: 400 },
