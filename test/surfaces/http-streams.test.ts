@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { prepareToolSet } from '@toolprep/build';
 import { defineTool } from 'toolprep';
-import { type McpHttpOptions, serveHttp } from 'toolprep/mcp';
+import { type McpHttpOptions, type McpSessionOptions, serveHttp } from 'toolprep/mcp';
 import { attachTools, captureHandshake } from 'toolprep/mcp/server';
 import { createMcpFetchHandler } from 'toolprep/mcp/web';
 import { createToolRuntime } from 'toolprep/runtime';
@@ -173,12 +173,9 @@ describe('with sessions', () => {
     });
   });
 
-  test('an idle session is closed and then answers 404; past maxSessions a new one is refused with 503', async () => {
-    const handle = createMcpFetchHandler(
-      runtime,
-      { name: 'web', version: '1.0.0' },
-      { sessions: { idleMs: 150, maxSessions: 1 } },
-    );
+  /** Raw requests to a fetch handler with these session options, and the `initialize` that opens one. */
+  const raw = (sessions: McpSessionOptions) => {
+    const handle = createMcpFetchHandler(runtime, { name: 'web', version: '1.0.0' }, { sessions });
     const request = (body: object, session?: string) =>
       handle(
         new Request('http://localhost/mcp', {
@@ -192,24 +189,81 @@ describe('with sessions', () => {
           body: JSON.stringify(body),
         }),
       );
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    const open = async () => {
+      const clientInfo = { name: 'raw', version: '1' };
+      const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo };
+      const response = await request({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
+      await response.text();
+      return { status: response.status, session: response.headers.get('mcp-session-id') as string };
     };
-    const first = await request(initialize);
-    const session = first.headers.get('mcp-session-id') as string;
-    expect(session).toMatch(/^[0-9a-f-]{36}$/);
-    await first.text();
-    const full = await request(initialize);
+    const list = async (session: string) =>
+      (await request({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session)).status;
+    return { request, open, list };
+  };
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  test('an idle session is closed and then answers 404; past maxSessions in use a new one is refused with 503', async () => {
+    const { open, list } = raw({ idleMs: 150, maxSessions: 1 });
+    const first = await open();
+    expect(first.session).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await list(first.session)).toBe(200);
+    const full = await open();
     expect(full.status).toBe(503);
-    expect(await full.json()).toMatchObject({ error: { message: expect.stringContaining('maxSessions') } });
     // Used within the idle time, it lives on; left alone longer, it is closed.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await request({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await request({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, session)).status).toBe(404);
-    expect((await request(initialize)).status).toBe(200);
+    await pause(100);
+    expect(await list(first.session)).toBe(200);
+    await pause(300);
+    expect(await list(first.session)).toBe(404);
+    expect((await open()).status).toBe(200);
+  });
+
+  test('a session that makes no request after initialize is closed after unusedMs; notifications do not count', async () => {
+    const { request, open, list } = raw({ unusedMs: 50 });
+    const [idle, busy] = [await open(), await open()];
+    await request({ jsonrpc: '2.0', method: 'notifications/initialized' }, idle.session);
+    expect(await list(busy.session)).toBe(200);
+    await pause(150);
+    expect(await list(idle.session)).toBe(404);
+    expect(await list(busy.session)).toBe(200);
+  });
+
+  test('at maxSessions, the least recently used session idle for unusedMs makes room for a new one', async () => {
+    const { open, list } = raw({ maxSessions: 2, unusedMs: 50 });
+    const [older, newer] = [await open(), await open()];
+    expect(await list(older.session)).toBe(200);
+    expect(await list(newer.session)).toBe(200);
+    await pause(100);
+    expect(await list(newer.session)).toBe(200);
+    expect((await open()).status).toBe(200);
+    expect(await list(older.session)).toBe(404);
+    expect(await list(newer.session)).toBe(200);
+  });
+
+  test('one client opening 1,001 sessions it never uses cannot keep a new client out (the defaults)', async () => {
+    const handle = createMcpFetchHandler(runtime, { name: 'web', version: '1.0.0' }, { sessions: true });
+    const fetchHere = (url: string | URL, init?: RequestInit) => handle(new Request(url, init));
+    const flood: Client[] = [];
+    try {
+      for (let opened = 0; opened < 1001; opened++) {
+        const client = new Client({ name: 'flood', version: '1.0.0' });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: fetchHere }),
+        );
+        flood.push(client);
+      }
+      const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+        fetch: fetchHere,
+      });
+      await connected(transport, async (client) => {
+        expect((await client.callTool({ name: 'count', arguments: {} })).content).toEqual([
+          { type: 'text', text: 'three' },
+        ]);
+      });
+      // The oldest unused sessions made room: the first flooding client's session is gone, the last lives.
+      await expect((flood[0] as Client).listTools()).rejects.toThrow(/404|Session not found/);
+      expect((await (flood[1000] as Client).listTools()).tools).toHaveLength(2);
+    } finally {
+      await Promise.all(flood.map((client) => client.close()));
+    }
   });
 });

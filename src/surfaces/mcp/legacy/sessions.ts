@@ -15,7 +15,15 @@ export interface McpSessionOptions {
   readonly retryInterval?: number;
   /** A session with no request for this long (ms) is closed; its client then gets 404 and starts again. Default 30 minutes. */
   readonly idleMs?: number;
-  /** The most sessions open at once: past it, a new one is refused with 503 until one ends. Default 1000. */
+  /**
+   * A session that has made no request since `initialize` (notifications and a GET stream do not
+   * count) is closed this long (ms) after it, and is the first to make room for a new one. Default 30 s.
+   */
+  readonly unusedMs?: number;
+  /**
+   * The most sessions open at once. A new one past it closes the oldest unused session, or else the
+   * least recently used one idle for `unusedMs`; with none, it is refused with 503. Default 1000.
+   */
   readonly maxSessions?: number;
 }
 
@@ -46,35 +54,63 @@ export interface SessionTable<Transport> {
 /**
  * Routes requests to sessions: a request that names a session goes to it; an `initialize` without
  * one starts one (the transport made by `create` with these options, which the SDK gives its id),
- * unless `maxSessions` are open (503); anything else is refused: 404 for a session this process
- * does not hold (it ended, idled out, or is another process's: the client then starts again), 400
- * for a request that names none. A session idle for `idleMs` is closed.
+ * making room at `maxSessions` open by closing an unused or idle one, else refused (503); anything
+ * else is refused: 404 for a session this process does not hold (it ended, idled out, was closed to
+ * make room, or is another process's: the client then starts again), 400 for a request that names
+ * none. A session idle for `idleMs` is closed, one never used after `initialize` after `unusedMs`:
+ * so that one client opening sessions it does not use cannot keep every other client out.
  */
 export function sessionTable<Transport extends SessionTransport>(
   create: (options: SessionTransportOptions) => Transport,
   options: McpSessionOptions,
   responses: 'auto' | 'json' | 'sse' = 'auto',
 ): SessionTable<Transport> {
-  const { idleMs = 30 * 60_000, maxSessions = 1000, ...transportOptions } = options;
-  const open = new Map<string, Transport>();
-  const idleTimers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** (Re)starts a session's idle timer: each request it gets puts its closing off. */
-  const touch = (id: string, transport: Transport) => {
-    clearTimeout(idleTimers.get(id));
-    const timer = setTimeout(() => void transport.close(), idleMs);
+  const { idleMs = 30 * 60_000, unusedMs = 30_000, maxSessions = 1000, ...transportOptions } = options;
+  // Each in the order to close them to make room: unused by opening, used by last request.
+  const unused = new Map<string, Transport>();
+  const used = new Map<string, { readonly transport: Transport; readonly lastRequestAt: number }>();
+  const closeTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const closeAfter = (id: string, transport: Transport, ms: number) => {
+    clearTimeout(closeTimers.get(id));
+    const timer = setTimeout(() => void transport.close(), ms);
     // A Node timer must not keep the process alive for an idle session.
     (timer as { unref?: () => void }).unref?.();
-    idleTimers.set(id, timer);
+    closeTimers.set(id, timer);
+  };
+  const forget = (id: string) => {
+    unused.delete(id);
+    used.delete(id);
+    clearTimeout(closeTimers.get(id));
+    closeTimers.delete(id);
+  };
+  const transportOf = (id: string) => unused.get(id) ?? used.get(id)?.transport;
+  /** Closes the session to go first for a new one, if any may; false when all are in use. */
+  const makeRoom = (): boolean => {
+    const [oldestUnused] = unused.keys();
+    const [leastRecent] = used;
+    const idle = leastRecent && Date.now() - leastRecent[1].lastRequestAt >= unusedMs;
+    const id = oldestUnused ?? (idle ? leastRecent[0] : undefined);
+    const transport = id === undefined ? undefined : transportOf(id);
+    if (id === undefined || !transport) return false;
+    forget(id);
+    void transport.close();
+    return true;
   };
   return {
     get size() {
-      return open.size;
+      return unused.size + used.size;
     },
     route(sessionId, body) {
       if (sessionId !== undefined) {
-        const transport = open.get(sessionId);
+        const transport = transportOf(sessionId);
         if (!transport) return { status: 404, body: sdkErrorText(-32001, 'Session not found') };
-        touch(sessionId, transport);
+        // A notification or GET stream leaves an unused session's clock running; a request starts its use.
+        if (used.has(sessionId) || isUse(body)) {
+          unused.delete(sessionId);
+          used.delete(sessionId);
+          used.set(sessionId, { transport, lastRequestAt: Date.now() });
+          closeAfter(sessionId, transport, idleMs);
+        }
         return { transport, isNew: false };
       }
       if (!isInitialize(body))
@@ -82,32 +118,35 @@ export function sessionTable<Transport extends SessionTransport>(
           status: 400,
           body: sdkErrorText(TRANSPORT_ERROR, 'Bad Request: No valid session ID provided'),
         };
-      if (open.size >= maxSessions)
+      if (unused.size + used.size >= maxSessions && !makeRoom())
         return {
           status: 503,
           body: sdkErrorText(
             TRANSPORT_ERROR,
-            `Service Unavailable: ${maxSessions} sessions are open (maxSessions); try again later`,
+            `Service Unavailable: ${maxSessions} sessions are open and in use (maxSessions); try again later`,
           ),
         };
       const transport = create({
         ...transportOptions,
         sessionIdGenerator: () => crypto.randomUUID(),
         onsessioninitialized: (id) => {
-          open.set(id, transport);
-          touch(id, transport);
+          unused.set(id, transport);
+          closeAfter(id, transport, Math.min(unusedMs, idleMs));
         },
         enableJsonResponse: responses === 'json',
       });
       transport.onclose = () => {
-        if (transport.sessionId === undefined) return;
-        open.delete(transport.sessionId);
-        clearTimeout(idleTimers.get(transport.sessionId));
-        idleTimers.delete(transport.sessionId);
+        if (transport.sessionId !== undefined) forget(transport.sessionId);
       };
       return { transport, isNew: true };
     },
   };
+}
+
+/** Whether a message (or batch) carries a request or an answer: anything but notifications. */
+function isUse(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => (message as { id?: unknown } | null)?.id !== undefined);
 }
 
 function isInitialize(body: unknown): boolean {
