@@ -36,7 +36,7 @@ export interface Answer {
 export interface PostOptions {
   /** Declared per request; default: the tasks extension and form elicitation. */
   readonly capabilities?: Record<string, unknown>;
-  /** Sent as `Authorization: Bearer <principal>`: who is asking. Default `alice`. */
+  /** Sent as `Authorization: Bearer <principal>`: who is asking. Default `alice`; `''` sends none (anonymous). */
   readonly principal?: string;
   /** Headers to send instead of the standard ones (`mcp-name` set to another task id). */
   readonly headers?: Record<string, string>;
@@ -53,7 +53,10 @@ export async function post(
 ): Promise<Answer> {
   const response = await fetch(`${base}/mcp`, {
     method: 'POST',
-    headers: requestHeaders(method, params, { authorization: `Bearer ${principal}`, ...headers }),
+    headers: requestHeaders(method, params, {
+      ...(principal ? { authorization: `Bearer ${principal}` } : {}),
+      ...headers,
+    }),
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,

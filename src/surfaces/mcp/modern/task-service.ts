@@ -42,6 +42,7 @@ export interface TaskServingOptions {
    * Who is asking: a task is read, answered and cancelled only by the principal that created it.
    * Default: a digest of the `Authorization` header over HTTP (`anonymous` without one), `stdio`
    * over stdio. Give your own when identity comes from elsewhere (a verified token's subject).
+   * `anonymous` is no identity: its calls are never taken for another's repeat.
    */
   readonly principal?: (header: HeaderReader) => string | Promise<string>;
 }
@@ -183,8 +184,9 @@ export function mcpTasks(
         else setOwn(waiting, key, inputRequest(QUESTIONS.elicit.method, { mode: 'form', ...question }));
       }
       if (Object.keys(waiting).length > 0) return { questions: waiting };
+      // Anonymous callers are not one caller: a repeat would hand one the task (and the result) of another.
       const repeat =
-        policy.repeatWindowMs > 0
+        policy.repeatWindowMs > 0 && principal !== ANONYMOUS
           ? {
               key: await sha256Hex(canonicalJson([principal, name, checked.value])),
               windowMs: policy.repeatWindowMs,
@@ -320,13 +322,16 @@ function taskRun(store: TaskStore, claimed: TaskRecord, runner: string, signal: 
   };
 }
 
+/** The principal of a caller with no identity: its tasks are reached by their unguessable id alone. */
+const ANONYMOUS = 'anonymous';
+
 /** The digests of the credentials seen lately: a client polls with the same header many times a second. */
 const principals = new Map<string, string>();
 
 async function defaultPrincipal(header: HeaderReader): Promise<string> {
   if (!header) return 'stdio';
   const authorization = header('authorization');
-  if (authorization === undefined) return 'anonymous';
+  if (authorization === undefined) return ANONYMOUS;
   let principal = principals.get(authorization);
   if (principal === undefined) {
     principal = `authorization:${await sha256Hex(authorization)}`;
