@@ -189,15 +189,18 @@ describe('with sessions', () => {
           body: JSON.stringify(body),
         }),
       );
-    const open = async () => {
+    const open = async (capabilities = {}) => {
       const clientInfo = { name: 'raw', version: '1' };
-      const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo };
+      const params = { protocolVersion: '2025-06-18', capabilities, clientInfo };
       const response = await request({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
       await response.text();
       return { status: response.status, session: response.headers.get('mcp-session-id') as string };
     };
-    const list = async (session: string) =>
-      (await request({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session)).status;
+    const list = async (session: string) => {
+      const response = await request({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session);
+      await response.text();
+      return response.status;
+    };
     return { request, open, list };
   };
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -237,6 +240,21 @@ describe('with sessions', () => {
     expect((await open()).status).toBe(200);
     expect(await list(older.session)).toBe(404);
     expect(await list(newer.session)).toBe(200);
+  });
+
+  test('a session whose call is still being answered is not closed to make room', async () => {
+    const { request, open } = raw({ maxSessions: 1, unusedMs: 50 });
+    const asking = await open({ elicitation: {} });
+    // `choose` asks the client and waits: its answer stays open while the question is unanswered.
+    const call = await request(
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'choose', arguments: {} } },
+      asking.session,
+    );
+    const reader = (call.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('elicitation/create');
+    await pause(100);
+    expect((await open()).status).toBe(503);
+    await reader.cancel();
   });
 
   test('one client opening 1,001 sessions it never uses cannot keep a new client out (the defaults)', async () => {

@@ -22,7 +22,8 @@ export interface McpSessionOptions {
   readonly unusedMs?: number;
   /**
    * The most sessions open at once. A new one past it closes the oldest unused session, or else the
-   * least recently used one idle for `unusedMs`; with none, it is refused with 503. Default 1000.
+   * least recently used one with no request answering and none for `unusedMs`; with none, it is
+   * refused with 503. Default 1000.
    */
   readonly maxSessions?: number;
 }
@@ -42,7 +43,12 @@ interface SessionTransport {
 
 /** Where a request goes: its session's transport, or an error answer (JSON-RPC, as the SDK words them). */
 type Routed<Transport> =
-  | { readonly transport: Transport; readonly isNew: boolean }
+  | {
+      readonly transport: Transport;
+      readonly isNew: boolean;
+      /** To call once the answer to this request is out: until then the session is busy, not idle. */
+      readonly answered?: () => void;
+    }
   | { readonly status: 400 | 404 | 503; readonly body: string };
 
 export interface SessionTable<Transport> {
@@ -68,7 +74,7 @@ export function sessionTable<Transport extends SessionTransport>(
   const { idleMs = 30 * 60_000, unusedMs = 30_000, maxSessions = 1000, ...transportOptions } = options;
   // Each in the order to close them to make room: unused by opening, used by last request.
   const unused = new Map<string, Transport>();
-  const used = new Map<string, { readonly transport: Transport; readonly lastRequestAt: number }>();
+  const used = new Map<string, { readonly transport: Transport; lastRequestAt: number; answering: number }>();
   const closeTimers = new Map<string, ReturnType<typeof setTimeout>>();
   const closeAfter = (id: string, transport: Transport, ms: number) => {
     clearTimeout(closeTimers.get(id));
@@ -87,9 +93,11 @@ export function sessionTable<Transport extends SessionTransport>(
   /** Closes the session to go first for a new one, if any may; false when all are in use. */
   const makeRoom = (): boolean => {
     const [oldestUnused] = unused.keys();
-    const [leastRecent] = used;
-    const idle = leastRecent && Date.now() - leastRecent[1].lastRequestAt >= unusedMs;
-    const id = oldestUnused ?? (idle ? leastRecent[0] : undefined);
+    const id =
+      oldestUnused ??
+      [...used].find(
+        ([, session]) => session.answering === 0 && Date.now() - session.lastRequestAt >= unusedMs,
+      )?.[0];
     const transport = id === undefined ? undefined : transportOf(id);
     if (id === undefined || !transport) return false;
     forget(id);
@@ -105,13 +113,20 @@ export function sessionTable<Transport extends SessionTransport>(
         const transport = transportOf(sessionId);
         if (!transport) return { status: 404, body: sdkErrorText(-32001, 'Session not found') };
         // A notification or GET stream leaves an unused session's clock running; a request starts its use.
-        if (used.has(sessionId) || isUse(body)) {
-          unused.delete(sessionId);
-          used.delete(sessionId);
-          used.set(sessionId, { transport, lastRequestAt: Date.now() });
-          closeAfter(sessionId, transport, idleMs);
-        }
-        return { transport, isNew: false };
+        if (!used.has(sessionId) && !isUse(body)) return { transport, isNew: false };
+        const session = used.get(sessionId) ?? { transport, lastRequestAt: 0, answering: 0 };
+        unused.delete(sessionId);
+        used.delete(sessionId);
+        used.set(sessionId, session);
+        session.lastRequestAt = Date.now();
+        closeAfter(sessionId, transport, idleMs);
+        if (!isUse(body)) return { transport, isNew: false };
+        session.answering++;
+        const answered = () => {
+          session.answering--;
+          session.lastRequestAt = Date.now();
+        };
+        return { transport, isNew: false, answered };
       }
       if (!isInitialize(body))
         return {

@@ -43,7 +43,13 @@ export function legacyExchange(
       const routed = sessions.route(port.request.header('mcp-session-id'), body);
       if ('status' in routed) return port.reply(routed.status, withCors(JSON_HEADERS), routed.body);
       if (routed.isNew) await makeServer().connect(routed.transport);
-      return port.relay(await routed.transport.handleRequest(request, { parsedBody: body }), cors);
+      const response = await routed.transport.handleRequest(request, { parsedBody: body });
+      const { answered } = routed;
+      if (!answered || response.body === null) {
+        answered?.();
+        return port.relay(response, cors);
+      }
+      return port.relay(endingWith(response, answered), cors);
     }
     const server = makeServer();
     const stream = answersByStream(body, options.responses);
