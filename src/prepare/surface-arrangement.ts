@@ -5,7 +5,7 @@ import { GROUP_NAME, type ToolGroup } from '../manifest/tool-set.js';
 import { deepFreeze, digestOf } from '../shared/build/canonical-json.js';
 import type { Problem } from '../shared/build/problems.js';
 import { namespaceSizeWarnings } from './openai-namespaces.js';
-import { namePattern } from './profiles/choices.js';
+import { matchingEntry, namePattern } from './profiles/choices.js';
 
 /** What a contract says of its place in a large set, kept beside its prepared tool (and its cache entry). */
 export interface DeclaredDisclosure {
@@ -159,7 +159,7 @@ export function arrangeSurface(
     return { name, ...(description === undefined ? {} : { description }) };
   });
 
-  const loadingOf = loadingDecider(tools, settings.loading, warnings);
+  const loadingOf = loadingDecider(tools, settings.loading, problems, warnings);
   const arranged = tools.map((tool, index) => {
     const groups = groupsOf[index] as string[];
     const loading = loadingOf(tool);
@@ -184,27 +184,34 @@ export function arrangeSurface(
 function loadingDecider(
   tools: readonly ArrangeableTool[],
   settings: SurfaceSettings['loading'],
+  problems: Problem[],
   warnings: Problem[],
 ): (tool: ArrangeableTool) => 'eager' | 'deferred' {
   const bytes = tools.reduce((sum, tool) => sum + tool.bytes, 0);
   const over =
     bytes > settings.deferAbove && tools.reduce((sum, tool) => sum + tool.tokens(), 0) > settings.deferAbove;
   const byDefault = over ? 'deferred' : 'eager';
-  const rules = (['eager', 'deferred'] as const).flatMap((loading) =>
-    settings[loading].map((pattern) => ({ loading, pattern, matches: namePattern(pattern) })),
-  );
-  for (const { loading, pattern, matches } of rules)
-    if (!tools.some((tool) => matches(tool.prepared.name)))
-      warnings.push({
-        severity: 'warning',
-        code: 'name-matches-nothing',
-        file: CONFIG,
-        field: `loading.${loading}`,
-        message: `"${pattern}" names no tool`,
-      });
-  return (tool) =>
-    rules.find(({ pattern }) => pattern === tool.prepared.name)?.loading ??
-    rules.find(({ matches }) => matches(tool.prepared.name))?.loading ??
-    tool.declared?.loading ??
-    byDefault;
+  const chosen: Record<string, 'eager' | 'deferred'> = {};
+  for (const loading of ['eager', 'deferred'] as const)
+    for (const pattern of settings[loading]) {
+      if (chosen[pattern] !== undefined && chosen[pattern] !== loading)
+        problems.push({
+          severity: 'error',
+          code: 'config-invalid-option',
+          file: CONFIG,
+          field: 'loading',
+          message: `"${pattern}" is named both in loading.eager and in loading.deferred`,
+        });
+      chosen[pattern] = loading;
+      const matches = namePattern(pattern);
+      if (!tools.some((tool) => matches(tool.prepared.name)))
+        warnings.push({
+          severity: 'warning',
+          code: 'name-matches-nothing',
+          file: CONFIG,
+          field: `loading.${loading}`,
+          message: `"${pattern}" names no tool`,
+        });
+    }
+  return (tool) => matchingEntry(chosen, tool.prepared.name)?.[1] ?? tool.declared?.loading ?? byDefault;
 }

@@ -90,6 +90,12 @@ describe('groups and loading, case by case', () => {
         { tools: { a: { loading: 'deferred' }, b: {} } },
       ],
       [
+        'a name in both eager and deferred is an error, never one of them winning',
+        { a: tool(), b: tool() },
+        { loading: { eager: ['a'], deferred: ['a'] } },
+        { problems: [{ code: 'config-invalid-option', tool: undefined, field: 'loading' }] },
+      ],
+      [
         'under deferAbove a contract may still defer itself',
         { a: tool({ loading: 'deferred', searchHint: 'refund chargeback' }), b: tool() },
         {},

@@ -31,7 +31,7 @@ export function namePattern(pattern: string): (name: string) => boolean {
  * The first entry of `patterns` (a name or a pattern, to a value) that names `tool`: the tool's
  * own name before any pattern, then the patterns in the order written.
  */
-function matchingEntry<Value>(
+export function matchingEntry<Value>(
   patterns: Readonly<Record<string, Value>>,
   tool: string,
 ): [string, Value] | undefined {
