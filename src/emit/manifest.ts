@@ -44,6 +44,8 @@ const TOOL_KEY_ORDER = [
   'meta',
   'mcpHeaders',
   'task',
+  'access',
+  'view',
   'inputSchema',
   'params',
   'profiles',

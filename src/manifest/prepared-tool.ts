@@ -71,8 +71,31 @@ export interface PreparedTool {
   readonly mcpHeaders?: readonly McpHeader[];
   /** Whether and how it runs as an MCP task (the tasks extension of 2026-07-28). */
   readonly task?: TaskPolicy;
+  /** Who may see and call it over an authenticated surface (absent: every authenticated caller). */
+  readonly access?: ToolAccess;
+  /** The view (MCP Apps) a host renders for it, and who may call it (absent: no view). */
+  readonly view?: ToolView;
   /** How to repair this tool's arguments before its parsers run. */
   readonly plan: Plan;
   /** SHA-256 (first 16 hex digits) of the canonical JSON of everything above. */
   readonly digest: string;
+}
+
+/**
+ * Who may see and call a tool where callers authenticate (HTTP and fetch with `auth`, and the
+ * surfaces given a caller). On stdio the caller is the process: every tool.
+ */
+export interface ToolAccess {
+  /** Open to callers without a token too (from the config's public rules). */
+  readonly public?: true;
+  /** OAuth scopes the caller's token must all carry; never beside `public`. */
+  readonly scopes?: readonly string[];
+}
+
+/** A tool's view, as its `_meta.ui` names it. */
+export interface ToolView {
+  /** The `ui://` URI of the view's current version, as `PreparedView.uri`. */
+  readonly resourceUri: string;
+  /** Who may call the tool: `["model","app"]` by default; `["app"]` keeps it out of every model-facing surface. */
+  readonly visibility: readonly ('model' | 'app')[];
 }

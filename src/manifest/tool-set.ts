@@ -24,6 +24,36 @@ export interface PreparedToolSet {
   readonly handshake?: PreparedHandshake;
   /** The search index built with the tools, and `search_tools` when served (config `search`). */
   readonly search?: PreparedSearch;
+  /** The views (MCP Apps) built with the tools, current versions and those still kept; absent: none. */
+  readonly views?: readonly PreparedView[];
+}
+
+/** A view as built: one self-contained HTML document, addressed by its digest. */
+export interface PreparedView {
+  /** `ui://<view name>/<digest>.html`: a new build of the view is a new URI. */
+  readonly uri: string;
+  /** The view's name: its contract's tool name, or the name the contract's `view` gives. */
+  readonly name: string;
+  /** SHA-256 (first 16 hex digits) of the HTML; the answer's ETag. */
+  readonly digest: string;
+  readonly bytes: number;
+  /** False for an older version kept readable (config `views.keepVersions`). */
+  readonly current: boolean;
+  /** The CSP domains hosts apply (MCP Apps' `_meta.ui.csp`), as declared and proven at build. */
+  readonly csp: ViewCsp;
+  /** Browser permissions the view asks the host for (MCP Apps' `_meta.ui.permissions`). */
+  readonly permissions?: { readonly [permission: string]: Readonly<Record<string, never>> };
+  readonly prefersBorder?: boolean;
+  /** The HTML, imported on the first `resources/read` of the view. */
+  readonly html: () => Promise<string>;
+}
+
+/** MCP Apps' CSP fields: each a list of origins. */
+export interface ViewCsp {
+  readonly connectDomains?: readonly string[];
+  readonly resourceDomains?: readonly string[];
+  readonly frameDomains?: readonly string[];
+  readonly baseUriDomains?: readonly string[];
 }
 
 /** A group's name, as MCP's groups draft allows it: the build refuses any other, and a server too. */
