@@ -77,6 +77,26 @@ export function keepsValues(takes: Takes): boolean {
 }
 
 /**
+ * The strings a schema lists when it takes no string it does not list (`SchemaView.stringValues`,
+ * for the inverse step `caseFold`): a literal's or an enum's strings, none for `null`, and a
+ * union's when each member lists its own (`z.union([z.literal('on'), z.null()])`); undefined for
+ * anything else. `values` are the schema's own when it is a literal or an enum, `options` a
+ * union's members, `listedOf` this reading of a member.
+ */
+export function listedStringsOf<Schema>(
+  facts: { readonly kind: string; readonly json?: string },
+  values: readonly unknown[],
+  options: readonly Schema[],
+  listedOf: (option: Schema) => readonly string[] | undefined,
+): readonly string[] | undefined {
+  if (facts.kind === 'values') return values.filter((value): value is string => typeof value === 'string');
+  if (facts.json === 'null') return [];
+  if (facts.kind !== 'union') return undefined;
+  const listed = options.map(listedOf);
+  return listed.every((strings) => strings !== undefined) ? listed.flat() : undefined;
+}
+
+/**
  * `SchemaView.scalarKinds` read from a library's table: through wrappers (none under one that
  * takes anything), a literal's or an enum's values when none is a string, a scalar leaf's JSON
  * kind unless its parser coerces; undefined for a structure or a union.

@@ -58,8 +58,9 @@ export interface SchemaView<Schema = unknown> {
    */
   takesNull(schema: Schema): boolean;
   /**
-   * The strings the schema takes when it takes no other string (an enum, string literals, through
-   * wrappers that add no string), for the inverse step `caseFold`; undefined otherwise.
+   * The strings the schema takes when it takes no other string (an enum, string literals, a union
+   * of them where `null` may stand beside, through wrappers that add no string), for the inverse
+   * step `caseFold`; undefined otherwise.
    */
   stringValues(schema: Schema): readonly string[] | undefined;
   /** The keys of an object schema that may be left out (optional, or filled by a default). */

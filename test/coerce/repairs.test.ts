@@ -155,6 +155,17 @@ function zodRows(z: ZodNamespace): Row[] {
       { color: 'dark blue' },
       { color: 'Dark Blue' },
     ),
+    row(
+      'a literal in another case where a union of literals and null is taken',
+      z.object({ switch: z.union([z.literal('on'), z.literal('off'), z.null()]) }),
+      { switch: 'ON' },
+      { switch: 'on' },
+    ),
+    row(
+      'beside a union member that takes other strings: left to the parser',
+      z.object({ switch: z.union([z.literal('on'), z.string().startsWith('x')]) }),
+      { switch: 'ON' },
+    ),
     row('members one ignoring case fold nothing', z.object({ c: z.enum(['a', 'A']) }), { c: 'A ' }),
     row('no member in any case: left to the parser', z.object({ c: z.enum(['dark', 'light']) }), {
       c: 'blue',
@@ -179,6 +190,12 @@ const LIBRARIES: { readonly name: string; readonly rows: Row[] }[] = [
         type({ c: "'Dark Blue' | 'Light Green'" }),
         { c: 'light green' },
         { c: 'Light Green' },
+      ),
+      row(
+        'an enum in another case beside null',
+        type({ c: "'on' | 'off' | null" }),
+        { c: 'OFF' },
+        { c: 'off' },
       ),
     ],
   },

@@ -51,6 +51,23 @@ function pointerTarget(document: Record<string, unknown>, ref: string): unknown 
 const KINDS = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
 
 /**
+ * The strings a document lists when it takes nothing else but `null`: its `const` or `enum`, or
+ * those its `anyOf`/`oneOf` branches list; undefined where any branch takes anything else.
+ */
+function listedStrings(node: JsonNode, seen: Set<unknown>): readonly string[] | undefined {
+  const values = tagsOfJson(node.json);
+  if (values)
+    return values.every((value) => typeof value === 'string' || value === null)
+      ? values.filter((value): value is string => typeof value === 'string')
+      : undefined;
+  if (isRecord(node.json) && node.json.type === 'null') return [];
+  const shape = standardView.node(node);
+  if (shape.kind !== 'union' || seen.has(node.json)) return undefined;
+  seen.add(node.json);
+  const listed = shape.options.map((option) => listedStrings(standardView.resolve(option) as JsonNode, seen));
+  return listed.every((strings) => strings !== undefined) ? listed.flat() : undefined;
+}
+/**
  * A Standard JSON Schema library read from its own JSON Schema (the input side): what a position
  * takes is what the document says it takes. A refinement the document cannot show is not seen.
  */
@@ -126,9 +143,8 @@ export const standardView: SchemaView<unknown> = {
   // The document takes every value the parser takes: where it refuses null, so does the parser.
   takesNull: (schema) => jsonTakesNull(standardView.resolve(schema) as JsonNode, new Set()),
   stringValues(schema) {
-    const values = tagsOfJson((standardView.resolve(schema) as JsonNode).json);
-    const strings = values?.filter((value): value is string => typeof value === 'string');
-    return strings && strings.length === values?.length && strings.length > 0 ? strings : undefined;
+    const strings = listedStrings(standardView.resolve(schema) as JsonNode, new Set());
+    return strings && strings.length > 0 ? strings : undefined;
   },
   optionalKeys(object) {
     const { json } = standardView.resolve(object) as JsonNode;

@@ -1,5 +1,5 @@
 import { getOwn } from '../../shared/run/own-property.js';
-import { keepsValues, scalarKindsOf } from '../type-facts.js';
+import { keepsValues, listedStringsOf, scalarKindsOf } from '../type-facts.js';
 import type { SchemaNode, SchemaView } from '../types.js';
 import { factsOf, wrappedBy, type Zod3Schema } from './def.js';
 import { isZod3 } from './identify.js';
@@ -105,14 +105,19 @@ function takesNull(schema: Zod3Schema, seen: Set<Zod3Schema>): boolean {
 }
 
 function stringValues(schema: Zod3Schema): readonly string[] | undefined {
+  const strings = listedStrings(schema);
+  return strings && strings.length > 0 ? strings : undefined;
+}
+
+/** The strings a schema lists when it takes no other string: see `listedStringsOf`. */
+function listedStrings(schema: Zod3Schema): readonly string[] | undefined {
   const facts = factsOf(schema._def);
   if (facts.kind === 'wrapper') {
     const inner = keepsValues(facts.takes) ? facts.inner(schema) : undefined;
-    return inner ? stringValues(inner) : undefined;
+    return inner ? listedStrings(inner) : undefined;
   }
-  if (facts.kind !== 'values') return undefined;
-  const strings = facts.values(schema._def).filter((value): value is string => typeof value === 'string');
-  return strings.length > 0 ? strings : undefined;
+  const values = facts.kind === 'values' ? facts.values(schema._def) : [];
+  return listedStringsOf(facts, values, schema._def.options ?? [], listedStrings);
 }
 
 /** The tags a discriminator field takes, as Zod 3 reads them for a discriminated union. */

@@ -1,6 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
 import { getOwn } from '../../shared/run/own-property.js';
-import { keepsValues, scalarKindsOf } from '../type-facts.js';
+import { keepsValues, listedStringsOf, scalarKindsOf } from '../type-facts.js';
 import type { SchemaNode, SchemaView } from '../types.js';
 import { defOf, factsOf, wrappedBy } from './def.js';
 import { isZod4 } from './identify.js';
@@ -85,10 +85,20 @@ function takesNull(schema: $ZodType, seen: Set<$ZodType>): boolean {
 }
 
 function stringValues(schema: $ZodType): readonly string[] | undefined {
+  const strings = listedStrings(schema);
+  return strings && strings.length > 0 ? strings : undefined;
+}
+
+/** The strings a schema lists when it takes no other string: see `listedStringsOf`. */
+function listedStrings(schema: $ZodType): readonly string[] | undefined {
   const facts = factsOf(schema);
   if (facts.kind === 'wrapper')
-    return keepsValues(facts.takes) ? stringValues(facts.inner(schema) as $ZodType) : undefined;
-  if (facts.kind !== 'values') return undefined;
-  const strings = facts.values(defOf(schema)).filter((value): value is string => typeof value === 'string');
-  return strings.length > 0 ? strings : undefined;
+    return keepsValues(facts.takes) ? listedStrings(facts.inner(schema) as $ZodType) : undefined;
+  const def = defOf(schema);
+  return listedStringsOf(
+    facts,
+    facts.kind === 'values' ? facts.values(def) : [],
+    def.options ?? [],
+    listedStrings,
+  );
 }
