@@ -204,7 +204,7 @@ needs('redis-server').describe('a Redis that keeps nothing on disk', () => {
     await expect(store.create(task)).rejects.toThrow(
       /^\[toolprep\] the Redis task store creates no task: it was given persistence: 'require', and Redis does not keep an append-only file/,
     );
-    expect(await store.health()).toMatchObject({
+    expect(await store.health?.()).toMatchObject({
       ok: false,
       reason: expect.stringContaining("persistence: 'require'"),
     });
