@@ -1,5 +1,5 @@
 // Servers the tests and the benchmarks start on this machine: a free loopback port, and Debian's
-// redis-server on one (keeping nothing on disk), for the Redis task store and executor.
+// redis-server on one (its append-only file in a temporary folder), for the Redis task store and executor.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
@@ -21,25 +21,47 @@ export function freePort() {
   });
 }
 
-/** Starts redis-server and resolves once it answers PING; a port taken meanwhile is retried with another. */
-export async function startRedisServer() {
+/**
+ * Starts redis-server and resolves once it answers PING; a port taken meanwhile is retried with
+ * another. It keeps an append-only file in a folder of its own (as a Redis that keeps tasks should:
+ * the task store warns otherwise), unless `appendonly: false`; `args` are more of its options.
+ * `halt()` stops it and keeps its folder, `restart()` starts it again on the same port and folder,
+ * `stop()` stops it for good.
+ */
+export async function startRedisServer({ appendonly = true, args = [] } = {}) {
   for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const dir = mkdtempSync(path.join(tmpdir(), 'toolprep-redis-'));
+    const options = [
+      ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''],
+      ...['--appendonly', appendonly ? 'yes' : 'no', ...args],
+    ];
+    let running;
     try {
-      return await startOnFreePort();
+      running = await launch(port, options);
     } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
       if (attempt === 3) throw error;
+      continue;
     }
+    return {
+      port,
+      url: `redis://127.0.0.1:${port}`,
+      halt: () => running.stop(),
+      restart: async () => {
+        await running.stop();
+        running = await launch(port, options);
+      },
+      stop: async () => {
+        await running.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
 }
 
-async function startOnFreePort() {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(tmpdir(), 'toolprep-redis-'));
-  const child = spawn(
-    REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+async function launch(port, options) {
+  const child = spawn(REDIS_SERVER, options, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -47,7 +69,6 @@ async function startOnFreePort() {
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
-    rmSync(dir, { recursive: true, force: true });
   };
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -58,7 +79,7 @@ async function startOnFreePort() {
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  return { port, url: `redis://127.0.0.1:${port}`, stop };
+  return { stop };
 }
 
 function answersPing(port) {

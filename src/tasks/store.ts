@@ -177,7 +177,9 @@ export interface TaskStore {
 /**
  * Runs tasks: where a created task's handler runs, apart from where the task is stored. `start`
  * is called once with the function that runs a task by id; `reaped` says that the run which held it
- * stopped (its node died), so the task is failed or, when rerunnable, run again.
+ * stopped (its node died), so the task is failed (claimed before, and not rerunnable) or run. That
+ * function resolves once the task needs no more running (it ended in the store, or is gone), and
+ * throws when it could not tell: an executor that can keep the task (Redis Streams) runs it again later.
  */
 export interface TaskExecutor {
   start(run: (taskId: string, reaped: boolean) => Promise<void>): Promise<void>;

@@ -135,7 +135,8 @@ test('localExecutor: a run that rejects reaches onerror', async () => {
 test('redisTaskStore: a listener that throws, and a message that is not a task, reach onerror', async () => {
   const { errors, onerror } = collector();
   const { connection, publish } = fakeConnection(async () => null);
-  const store = redisTaskStore(connection, { onerror });
+  // Its persistence is not what is tested: a fake connection has none to read.
+  const store = redisTaskStore(connection, { onerror, persistence: 'ignore' });
   const thrown = new Error('listener broke');
   await store.watch(['task-1'], () => {
     throw thrown;
@@ -160,7 +161,16 @@ test('redisStreamsExecutor: a failed read, a run that throws and a failed acknow
     if (args[0] === 'XREADGROUP') {
       reads += 1;
       if (reads === 1) throw readFailure;
-      if (reads === 2) return [['toolprep:tasks', [['1-0', ['task', 'task-1']]]]];
+      if (reads === 2)
+        return [
+          [
+            'toolprep:tasks',
+            [
+              ['1-0', ['task', 'task-1']],
+              ['2-0', ['task', 'task-2']],
+            ],
+          ],
+        ];
       await new Promise((resolve) => setTimeout(resolve, 5));
       return null;
     }
@@ -168,14 +178,19 @@ test('redisStreamsExecutor: a failed read, a run that throws and a failed acknow
     return 'OK';
   });
   const executor = redisStreamsExecutor(connection, { consumer: 'a', blockMs: 5, onerror });
-  await executor.start(async () => {
-    throw runFailure;
+  // task-1's run throws (its entry is left pending), task-2's ends (its acknowledgement fails).
+  await executor.start(async (taskId) => {
+    if (taskId === 'task-1') throw runFailure;
   });
   await vi.waitFor(() => expect(errors).toHaveLength(3));
   await executor.close();
   expectReported(errors, '[toolprep] reading the task stream failed: connection lost', readFailure);
-  expectReported(errors, '[toolprep] the run of the task task-1 threw: handler store down', runFailure);
-  expectReported(errors, '[toolprep] could not acknowledge the stream entry 1-0: XACK refused', ackFailure);
+  expectReported(
+    errors,
+    '[toolprep] the run of the task task-1 threw (its stream entry is left for the reaper): handler store down',
+    runFailure,
+  );
+  expectReported(errors, '[toolprep] could not acknowledge the stream entry 2-0: XACK refused', ackFailure);
 });
 
 test.each([

@@ -12,7 +12,7 @@ const CHECK =
  * back (the Redis client keeps it queued while it reconnects): what it does after its deadline is
  * given to `late`, to undo what nobody will hear of.
  */
-export function deadline(timeoutMs: number, onerror: OnError) {
+export function deadline(timeoutMs: number, onerror: OnError, setting = "redisTaskStore's timeoutMs") {
   return <T>(
     what: string,
     operation: () => Promise<T>,
@@ -25,7 +25,7 @@ export function deadline(timeoutMs: number, onerror: OnError) {
         timedOut = true;
         reject(
           new TaskStoreUnavailableError(
-            `[toolprep] the Redis task store did not ${what} within ${wait} ms: ${CHECK} (the wait is redisTaskStore's timeoutMs)`,
+            `[toolprep] the Redis task store did not ${what} within ${wait} ms: ${CHECK} (the wait is ${setting})`,
           ),
         );
       }, wait);
@@ -37,7 +37,10 @@ export function deadline(timeoutMs: number, onerror: OnError) {
         },
         (error: unknown) => {
           clearTimeout(timer);
-          if (!timedOut)
+          if (timedOut) return;
+          // The store's own refusal says what to do already.
+          if (error instanceof TaskStoreUnavailableError) reject(error);
+          else
             reject(
               new TaskStoreUnavailableError(
                 `[toolprep] the Redis task store could not ${what}: ${CHECK} (what the Redis client said is this error's cause)`,

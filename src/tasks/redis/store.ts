@@ -10,6 +10,7 @@ import {
 } from '../store.js';
 import { type RedisConnection, replyPairs } from './connection.js';
 import { deadline } from './deadline.js';
+import { persistenceCheck, type RedisPersistence } from './persistence.js';
 import {
   ANSWER_TASK,
   ASK_TASK,
@@ -28,6 +29,13 @@ export interface RedisTaskStoreOptions extends TaskReporting {
    * long `health()` waits for PING). Default 5000 ms.
    */
   readonly timeoutMs?: number;
+  /**
+   * What to do about Redis's persistence, read once at start (CONFIG GET appendonly and save, or
+   * INFO persistence where CONFIG is refused): `warn` (the default) tells `onerror` once when tasks
+   * would not survive a Redis restart, or that it could not tell; `require` refuses to create tasks
+   * (and `health()` says why) unless Redis keeps an append-only file; `ignore` reads nothing.
+   */
+  readonly persistence?: RedisPersistence;
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -115,6 +123,7 @@ export function redisTaskStore(connection: RedisConnection, options: RedisTaskSt
   };
 
   const bounded = deadline(timeoutMs, onerror);
+  const persistence = persistenceCheck(connection, options.persistence ?? 'warn', onerror);
 
   return {
     get: (taskId) => bounded(`read the task ${taskId}`, () => read(taskId)),
@@ -122,7 +131,10 @@ export function redisTaskStore(connection: RedisConnection, options: RedisTaskSt
     create: (task) =>
       bounded(
         `create a task of ${task.tool}`,
-        () => create(task),
+        async () => {
+          await persistence.required();
+          return create(task);
+        },
         // Made after the client was told it failed: nobody has its id, so it is deleted (a repeat
         // key that maps to it is replaced by the next call, as for an expired task).
         async (made) => {
@@ -132,7 +144,15 @@ export function redisTaskStore(connection: RedisConnection, options: RedisTaskSt
 
     async health(healthOptions) {
       try {
-        await bounded('answer PING', () => connection.command(['PING']), undefined, healthOptions?.timeoutMs);
+        await bounded(
+          'answer PING',
+          async () => {
+            await connection.command(['PING']);
+            await persistence.required();
+          },
+          undefined,
+          healthOptions?.timeoutMs,
+        );
         return { ok: true };
       } catch (error) {
         return { ok: false, reason: (error as Error).message };

@@ -113,31 +113,44 @@ export function mcpTasks(
     return { status: 'failed', error: answer.error, statusMessage: answer.error.message };
   };
 
+  /**
+   * Runs a task the executor handed over. Resolves once the task needs no more running (it ended
+   * in the store, or is gone); throws only when the store could not be read at first, so the
+   * executor keeps the task for a later run. Once claimed, every store step is retried until it
+   * lands or the task's TTL has passed: a result is never dropped for an outage shorter than that.
+   */
   const runTask = async (taskId: string, reaped: boolean): Promise<void> => {
     const found = await store.get(taskId);
     if (!found || isTerminal(found.status)) return;
-    if (reaped && !found.rerunnable) {
+    const expiresAt = found.ttlMs === null ? undefined : Date.parse(found.createdAt) + found.ttlMs;
+    const persist = <T>(what: string, step: () => Promise<T>) =>
+      untilStored(`${what} the task ${taskId}`, step, expiresAt, options.onerror);
+    // Claimed before: its handler may have run, and a tool not marked idempotent is not run again.
+    // A task never claimed (its entry read but never run, or lost to an outage) is run now.
+    if (reaped && !found.rerunnable && found.attempts > 0) {
       const message =
         'The node running this task stopped before it ended; the tool is not marked idempotent, so it was not run again';
-      await store.settle(taskId, {
-        status: 'failed',
-        error: { code: -32603, message },
-        statusMessage: message,
-      });
+      await persist('fail', () =>
+        store.settle(taskId, { status: 'failed', error: { code: -32603, message }, statusMessage: message }),
+      );
       return;
     }
     const runner = `${crypto.randomUUID()}`;
-    const claimed = await store.claim(taskId, runner, { takeOver: reaped });
-    if (!claimed) return;
+    // Retried by the same runner: a claim whose answer was lost is claimed again, not refused.
+    const claimed = await persist('claim', () => store.claim(taskId, runner, { takeOver: reaped }));
+    if (claimed === EXPIRED || !claimed) return;
     const controller = new AbortController();
     const run = taskRun(store, claimed, runner, controller.signal);
-    const stopWatching = await store.watch([taskId], (task) => {
-      if (task.status === 'cancelled') controller.abort(new Error('The task was cancelled'));
-      run.heard(task);
-    });
+    const stopWatching = await persist('watch', () =>
+      store.watch([taskId], (task) => {
+        if (task.status === 'cancelled') controller.abort(new Error('The task was cancelled'));
+        run.heard(task);
+      }),
+    );
+    if (stopWatching === EXPIRED) return;
     try {
-      // An answer that came while the watch began is read here.
-      const current = await store.get(taskId);
+      // An answer that came while the watch began is read here (one heard later comes by the watch).
+      const current = await store.get(taskId).catch(() => undefined);
       if (current) run.heard(current);
       const context = {
         ...modernContext(
@@ -154,7 +167,13 @@ export function mcpTasks(
       };
       const outcome = await runtime.call(claimed.tool, claimed.args, context);
       // A cancelled task keeps its status: the store refuses the move out of it.
-      await store.settle(taskId, endOf(claimed.tool, outcome), runner);
+      const end = endOf(claimed.tool, outcome);
+      if ((await persist('store the end of', () => store.settle(taskId, end, runner))) === EXPIRED)
+        options.onerror(
+          new Error(
+            `[toolprep] the ${end.status === 'completed' ? 'result' : 'error'} of the task ${taskId} (${claimed.tool}) could not be stored before its TTL ran out: it is lost, and the task is gone as any task past its TTL`,
+          ),
+        );
     } finally {
       run.close();
       await stopWatching();
@@ -204,7 +223,10 @@ export function mcpTasks(
         ...(asked.length > 0 ? { inputResponses: given } : {}),
         ...(repeat ? { repeat } : {}),
       });
-      if (created) {
+      // A repeat of a call whose task was never claimed is queued again: its first queuing may
+      // have failed (the caller was answered that the store was unavailable). Queued twice, it
+      // still runs once: the second run's claim is refused.
+      if (created || (task.status === 'working' && task.attempts === 0)) {
         await started;
         await executor.submit(task.taskId);
       }
@@ -234,6 +256,34 @@ export function mcpTasks(
       return { agreed, stop };
     },
   };
+}
+
+/** What `untilStored` gives when the task's TTL passed before the store took the step. */
+const EXPIRED = Symbol('expired');
+
+/** How a run's retries of a store step are spaced: from the first, doubling, to at most the last (ms). */
+const RETRY_FIRST_MS = 250;
+const RETRY_MOST_MS = 5_000;
+
+/**
+ * `step`, retried until it lands (each failure to `onerror`, which writes one per cause by
+ * default), or `EXPIRED` once `expiresAt` (epoch ms; undefined: never) would pass before the next try.
+ */
+async function untilStored<T>(
+  what: string,
+  step: () => Promise<T>,
+  expiresAt: number | undefined,
+  onerror: OnError,
+): Promise<T | typeof EXPIRED> {
+  for (let wait = RETRY_FIRST_MS; ; wait = Math.min(wait * 2, RETRY_MOST_MS)) {
+    try {
+      return await step();
+    } catch (error) {
+      onerror(failureOf(`could not ${what} (retrying until it lands or its TTL has passed)`, error));
+      if (expiresAt !== undefined && Date.now() + wait > expiresAt) return EXPIRED;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
 
 /** A task as `tasks/get` returns it and `notifications/tasks` carries it: what its status shows. */
