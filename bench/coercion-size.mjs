@@ -1,11 +1,11 @@
-// Per-call cost of repairing arguments as they grow to 10 MB: applyPlan (prepared), the reference
-// coerceJsonArgs (walks Zod at run time) and Zod's parse alone, side by side in one run.
+// Per-call cost of repairing arguments as they grow to 10 MB: the plan's walk (as the build writes
+// it), the reference coerceJsonArgs (walks Zod at run time) and Zod's parse alone, side by side.
 // Run with `npm run bench` (builds first). Prints a Markdown table; RESULTS.md keeps the last one.
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { prepareTool } from '../packages/build/dist/src/build.js';
 import { coerceJsonArgs, defineTool } from '../packages/build/dist/src/index.js';
-import { applyPlan } from '../packages/build/dist/src/runtime/index.js';
+import { generatedWalks } from './plan-walk.mjs';
 
 const input = z.object({
   rows: z.array(
@@ -17,6 +17,7 @@ const input = z.object({
   ),
 });
 const { plan } = prepareTool(defineTool({ name: 'rows', description: 'Rows.', input }));
+const [walk] = await generatedWalks([plan]);
 
 /** Arguments of about `megabytes` MB, double-serialised: the rows array and each row's meta as JSON text. */
 function argumentsOf(megabytes) {
@@ -50,12 +51,12 @@ const quick = process.argv.includes('--quick');
 const sizes = quick ? [1, 2, 5] : [1, 2, 5, 10];
 const repeats = quick ? 3 : 7;
 const format = ({ min, median: mid, max }) => `${mid.toFixed(1)} (${min.toFixed(1)}–${max.toFixed(1)})`;
-console.log('| size | applyPlan ms, median (min–max) | ms per MB | coerceJsonArgs ms | Zod parse alone ms |');
+console.log('| size | plan walk ms, median (min–max) | ms per MB | coerceJsonArgs ms | Zod parse alone ms |');
 console.log('| --- | --- | --- | --- | --- |');
 for (const megabytes of sizes) {
   const args = argumentsOf(megabytes);
-  const repaired = applyPlan(plan, args);
-  const viaPlan = median(() => applyPlan(plan, args), repeats);
+  const repaired = walk(args);
+  const viaPlan = median(() => walk(args), repeats);
   const viaReference = median(() => coerceJsonArgs(args, input), repeats);
   const zodAlone = median(() => input.parse(repaired), repeats);
   console.log(

@@ -1,13 +1,14 @@
 // `npm run bench` (builds first): every benchmark, side by side with its peers, written to
 // bench/RESULTS.md and bench/startup.svg. `--quick` for a short run; `--only <section>` for one
-// of: startup, workerd, stateless, mcp-2026, per-call, size-scaling, inverse, tasks, build, explain,
-// loaders, size, footprint, search.
+// of: startup, workerd, stateless, mcp-2026, per-call, size-scaling, repairs, plan-workerd, tasks,
+// build, explain, loaders, size, footprint, search.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { REPO } from './contracts.mjs';
 import { benchmarkMcp2026, MCP_2026_PROJECTS } from './mcp-2026.mjs';
+import { benchmarkPlanInWorkerd } from './plan-walk.mjs';
 import { benchmarkSearch } from './search.mjs';
 import {
   benchmarkBuild,
@@ -84,6 +85,12 @@ if (want('repairs')) {
   log('repairs…');
   sections.push(
     `## 3c. Repairs per call\n\nThe same input with every repair compiled into its plan (decision 0029): what the plan costs when there is nothing to repair, when each repair acts, and for a call through a profile, whose model sends \`null\` for every key it leaves out. Per operation, median of batches.\n\n${await benchmarkRepairs({ quick })}`,
+  );
+}
+if (want('plan-workerd')) {
+  log('plan walk in workerd…');
+  sections.push(
+    `## 3e. The plan walk in workerd, where code generation is refused\n\nThe input and cases of 3c in one Worker (Miniflare, the real workerd; esbuild bundles it as a Workers build would), timed inside it: the walk the build writes into the generated module (decision 0055), the closures that walked there before it (kept for plans made at run time), and Zod's own parse. Per operation, median of batches.\n\n${await benchmarkPlanInWorkerd({ quick })}`,
   );
 }
 if (want('tasks')) {

@@ -6,29 +6,19 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createContractProject, formatStats, generatedContractProject, REPO, stats } from './contracts.mjs';
+import {
+  perOperationTimes,
+  repairCases,
+  repairsInput,
+  TYPICAL_SEARCH_ARGS,
+  zodSearchInput,
+} from './per-call-input.mjs';
+import { generatedWalks } from './plan-walk.mjs';
 
 // Every compiled module, run-time and build-time alike (the run-time package's dist/ is a subset).
 const dist = (file) => path.join(REPO, 'packages/build/dist', file);
 
-/** Runs `work` in batches and returns the per-operation milliseconds of each batch. */
-function perOperation(work, { batches }) {
-  // Warm up for 200 ms (the optimising compiler needs time, not a count), then size each batch to
-  // take about 20 ms, so that a sub-microsecond operation is not measured against the timer.
-  let calls = 0;
-  const warmed = performance.now();
-  while (performance.now() - warmed < 200) {
-    for (let index = 0; index < 100; index++) work();
-    calls += 100;
-  }
-  const iterations = Math.ceil(20 / ((performance.now() - warmed) / calls));
-  const times = [];
-  for (let batch = 0; batch < batches; batch++) {
-    const started = performance.now();
-    for (let index = 0; index < iterations; index++) work();
-    times.push((performance.now() - started) / iterations);
-  }
-  return stats(times);
-}
+const perOperation = (work, options) => stats(perOperationTimes(work, options));
 
 async function loadContracts(count) {
   const dir = generatedContractProject(count);
@@ -117,41 +107,6 @@ export async function benchmarkStatelessList({ counts, quick }) {
   ].join('\n');
 }
 
-/** The per-call benchmark's 8-field input, written with a Zod namespace (4, 3.23 or zod/v3). */
-function zodSearchInput(z) {
-  return z.object({
-    query: z.string().min(1),
-    paths: z.union([z.string(), z.array(z.string())]),
-    limit: z.number().int().max(100).default(20),
-    mode: z.enum(['fast', 'exact']),
-    filters: z.object({
-      tags: z.array(z.string()),
-      since: z.string().optional(),
-      owner: z.object({ id: z.string(), team: z.string() }),
-    }),
-    rows: z.array(z.object({ key: z.string(), value: z.union([z.string(), z.number()]) })),
-    target: z.discriminatedUnion('type', [
-      z.object({ type: z.literal('file'), path: z.string() }),
-      z.object({ type: z.literal('url'), href: z.string() }),
-    ]),
-    weights: z.record(z.string(), z.number()),
-  });
-}
-
-/** Arguments a model typically sends to the search input. */
-const TYPICAL_SEARCH_ARGS = {
-  query: 'release notes',
-  paths: ['docs/a.md', 'docs/b.md'],
-  mode: 'fast',
-  filters: { tags: ['a', 'b'], owner: { id: 'u1', team: 't1' } },
-  rows: [
-    { key: 'a', value: 1 },
-    { key: 'b', value: 'x' },
-  ],
-  target: { type: 'file', path: 'x.md' },
-  weights: { a: 1, b: 2 },
-};
-
 /** Milliseconds per operation shown as microseconds. */
 const microseconds = (result) =>
   formatStats({ median: result.median * 1000, min: result.min * 1000, max: result.max * 1000 }, 2);
@@ -210,7 +165,6 @@ async function searchInputs() {
 export async function benchmarkPerCall({ quick }) {
   const { coerceJsonArgs, defineTool } = await import(dist('src/index.js'));
   const { prepareTool } = await import(dist('src/build.js'));
-  const { applyPlan } = await import(dist('src/runtime/index.js'));
   const doubled = {
     ...TYPICAL_SEARCH_ARGS,
     filters: JSON.stringify(TYPICAL_SEARCH_ARGS.filters),
@@ -219,17 +173,23 @@ export async function benchmarkPerCall({ quick }) {
   };
   const options = { batches: quick ? 5 : 15 };
   const rows = [];
-  for (const [library, input, adapter] of await searchInputs()) {
-    const { plan } = prepareTool(defineTool({ name: 'search', description: 'Search.', input }));
+  const inputs = await searchInputs();
+  const plans = inputs.map(
+    ([, input]) => prepareTool(defineTool({ name: 'search', description: 'Search.', input })).plan,
+  );
+  // Each plan's walk as the build writes it into the generated module.
+  const walks = await generatedWalks(plans);
+  for (const [index, [library, input, adapter]] of inputs.entries()) {
+    const applyPlan = walks[index];
     for (const [label, args] of [
       ['typical', TYPICAL_SEARCH_ARGS],
       ['double-serialised', doubled],
     ]) {
-      const repaired = applyPlan(plan, args);
+      const repaired = applyPlan(args);
       const parsed = adapter.validate(input, repaired);
       if (parsed instanceof Promise || parsed.issues)
         throw new Error(`${library} refused the benchmark's arguments`);
-      const viaPlan = perOperation(() => applyPlan(plan, args), options);
+      const viaPlan = perOperation(() => applyPlan(args), options);
       const viaReference = perOperation(() => coerceJsonArgs(args, input), options);
       const parseAlone = perOperation(() => adapter.validate(input, repaired), options);
       rows.push(
@@ -238,7 +198,7 @@ export async function benchmarkPerCall({ quick }) {
     }
   }
   return [
-    '| library | arguments | applyPlan µs, median (min–max) | coerceJsonArgs µs | its parse alone µs | plan ÷ parse | reference ÷ plan |',
+    '| library | arguments | generated walk µs, median (min–max) | coerceJsonArgs µs | its parse alone µs | plan ÷ parse | reference ÷ plan |',
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
@@ -333,6 +293,9 @@ async function benchmarkViteBuild(quick) {
 
 // When each module the runtime and the MCP surface import lazily is loaded.
 const WHEN_LAZY_MODULES_LOAD = {
+  'runtime/tool-calls.js': 'on the first call (the call stages: repair, parse, handler, output)',
+  'runtime/plan-closures.js':
+    'on the first call of a tool whose set was made at run time (prepareToolSet), with no walk written by the build',
   'runtime/deferred-checks.js': 'on a first deferred refusal',
   'runtime/refusals.js': 'on a first refused call',
   'runtime/call-errors.js':
@@ -468,59 +431,31 @@ export async function benchmarkRepairs({ quick }) {
   const { z } = await import('zod');
   const { defineTool } = await import(dist('src/index.js'));
   const { prepareTool } = await import(dist('src/build.js'));
-  const { applyPlan } = await import(dist('src/runtime/index.js'));
   const { INVERSE_STEPS } = await import(dist('src/manifest/profiles.js'));
   // A record with free keys has no strict document, so its keys are listed here.
-  const input = zodSearchInput(z).extend({ weights: z.partialRecord(z.enum(['a', 'b', 'c']), z.number()) });
+  const input = repairsInput(z);
   const profiles = ['openai-strict', 'anthropic-strict'];
   const { plan } = prepareTool(defineTool({ name: 'search', description: 'Search.', input }), { profiles });
   const repairs = plan.repairs ?? [];
   if (repairs.length !== 4) throw new Error(`the plan holds the repairs ${repairs.join(', ')}, not all four`);
+  // The walk as the build writes it into the generated module.
+  const [applyPlan] = await generatedWalks([plan]);
   const options = { batches: quick ? 5 : 15 };
   const parse = perOperation(() => input.parse(TYPICAL_SEARCH_ARGS), options);
   const rows = [];
-  for (const [label, args, inverse] of [
-    ['typical arguments: nothing to repair', TYPICAL_SEARCH_ARGS, []],
-    [
-      'scalarText: a number and a record value as text',
-      { ...TYPICAL_SEARCH_ARGS, limit: '10', weights: { a: '1', b: 2 } },
-      [],
-    ],
-    [
-      'nullAbsent: null for two keys left out',
-      { ...TYPICAL_SEARCH_ARGS, limit: null, filters: { ...TYPICAL_SEARCH_ARGS.filters, since: null } },
-      [],
-    ],
-    [
-      'loneValue: one tag for the list of tags',
-      { ...TYPICAL_SEARCH_ARGS, filters: { ...TYPICAL_SEARCH_ARGS.filters, tags: 'a' } },
-      [],
-    ],
-    ['caseFold: an enum in another case', { ...TYPICAL_SEARCH_ARGS, mode: 'Fast' }, []],
-    [
-      'openai-strict: null for every key left out',
-      {
-        ...TYPICAL_SEARCH_ARGS,
-        limit: null,
-        filters: { ...TYPICAL_SEARCH_ARGS.filters, since: null },
-        target: { ...TYPICAL_SEARCH_ARGS.target, href: null },
-        weights: { a: 1, b: 2, c: null },
-      },
-      INVERSE_STEPS['openai-strict'],
-    ],
-  ]) {
-    const repaired = applyPlan(plan, args, { inverse });
+  for (const [label, args, inverse] of repairCases(INVERSE_STEPS)) {
+    const repaired = applyPlan(args, inverse);
     if (!input.safeParse(repaired).success)
       throw new Error(`${label}: the repairs did not bring the answer back`);
     if (args !== TYPICAL_SEARCH_ARGS && JSON.stringify(repaired) === JSON.stringify(args))
       throw new Error(`${label}: nothing was repaired`);
-    const timed = perOperation(() => applyPlan(plan, args, { inverse }), options);
+    const timed = perOperation(() => applyPlan(args, inverse), options);
     rows.push(`| ${label} | ${microseconds(timed)} | ${((timed.median / parse.median) * 100).toFixed(1)}% |`);
   }
   return [
     `Zod's parse of the repaired arguments: ${microseconds(parse)} µs.`,
     '',
-    '| call | applyPlan, µs median (min–max) | ÷ Zod parse |',
+    '| call | generated walk, µs median (min–max) | ÷ Zod parse |',
     '| --- | --- | --- |',
     ...rows,
   ].join('\n');

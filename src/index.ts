@@ -21,5 +21,6 @@ export type {
   ToolInput,
   ToolResult,
 } from './contract/types.js';
+export { type ApplyPlanOptions, applyPlan } from './runtime/apply-plan.js';
 export { type CoerceOptions, coerceJsonArgs } from './runtime/coerce-json-args.js';
 export { CoercionRefusal } from './runtime/json-text.js';

@@ -1,4 +1,5 @@
 import type { Position } from './plan.js';
+import type { PlanWalkFactory } from './plan-walk.js';
 import type { PreparedTool } from './prepared-tool.js';
 import type { PreparedSearch } from './search-index.js';
 
@@ -18,6 +19,11 @@ export interface PreparedToolSet {
   readonly groups?: readonly ToolGroup[];
   /** Loads a tool's contract, on its first call only. */
   readonly load: { readonly [name: string]: () => unknown };
+  /**
+   * Each tool's plan walk, written as code by the build (decision 0055). A tool without one (a set
+   * made at run time by `prepareToolSet`) is walked by closures, loaded on its first call.
+   */
+  readonly walks?: { readonly [name: string]: PlanWalkFactory };
   /** One per schema library the contracts and the extension keys use: `zod4` from `toolprep/runtime/zod4`. */
   readonly adapters: readonly RuntimeAdapter[];
   /** What the project's MCP SDK answers first, captured at build time; absent without the SDK. */

@@ -2,16 +2,23 @@ import { issuePath } from '../adapters/issue-path.js';
 import { isToolContract } from '../contract/define-tool.js';
 import { isToolContent, type ToolContent } from '../contract/results.js';
 import type { ToolContract } from '../contract/types.js';
+import {
+  type AcceptsAt,
+  inverseStepsToRun,
+  type PlanWalks,
+  stepsIndex,
+  stepsIndexesOf,
+} from '../manifest/plan-walk.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import { INVERSE_STEPS, type InverseStep, type ProfileName } from '../manifest/profiles.js';
+import type { ProfileName } from '../manifest/profiles.js';
 import type { PreparedToolSet, RuntimeAdapter, StandardResult } from '../manifest/tool-set.js';
 import { isRecord } from '../shared/run/is-record.js';
 import { getOwn, splitKeys } from '../shared/run/own-property.js';
-import { type AcceptsAt, applyPlan } from './apply-plan.js';
 import { type CallState, callErrors, Failure, failure, refusalOf, validationError } from './call-failure.js';
 import type { ExtensionKeys, ToolHandler, ToolIssue } from './call-types.js';
 import { readHandlerValue } from './handler-value.js';
 import { CoercionRefusal, tooDeep } from './json-text.js';
+import { PLAN_WALK_HELPERS } from './plan-steps.js';
 
 /**
  * A call's stages, each a plain function that returns its value or a `Failure`: resolve, load,
@@ -28,12 +35,12 @@ export interface Served {
   readonly tools: readonly PreparedTool[];
   readonly byName: ReadonlyMap<string, PreparedTool>;
   readonly load: PreparedToolSet['load'];
+  readonly walks: PreparedToolSet['walks'];
   readonly handlers: { readonly [name: string]: ToolHandler };
   readonly extend: ExtensionKeys | undefined;
   /** The extension keys the tools were prepared with, which `extend` was checked to give. */
   readonly extensionKeys: readonly string[];
   readonly maxDepth: number;
-  readonly jitless: boolean | undefined;
   /** The run-time adapter of a schema's library, among those the generated module hands over. */
   readonly adapterOf: (schema: unknown) => RuntimeAdapter | undefined;
   /** Each tool's contract, loading and then loaded; a failed load is dropped, to be retried. */
@@ -42,6 +49,8 @@ export interface Served {
 
 export interface LoadedTool {
   readonly contract: ToolContract;
+  /** The plan's walks by steps index: the build's code, or closures for a set made at run time. */
+  readonly walks: PlanWalks;
   /** Where the plan defers a check to a member's own parser (`plan.defers`): the members, found. */
   readonly acceptsAt?: AcceptsAt;
 }
@@ -87,10 +96,19 @@ async function importContract(served: Served, tool: PreparedTool): Promise<Loade
     throw new Error(
       `[toolprep] tool "${tool.name}" loaded no defineTool() contract: regenerate the tool module`,
     );
-  if (!tool.plan.defers) return { contract };
+  const walks = await walksOf(served, tool);
+  if (!tool.plan.defers) return { contract, walks };
   const { deferredChecks } = await import('./deferred-checks.js');
   const roots = { ...contract, extend: served.extend?.schema };
-  return { contract, acceptsAt: await deferredChecks(tool.plan, roots, served.adapterOf) };
+  return { contract, walks, acceptsAt: await deferredChecks(tool.plan, roots, served.adapterOf) };
+}
+
+/** The walks the build wrote for the tool; closures, loaded now, for a tool set made at run time. */
+async function walksOf(served: Served, tool: PreparedTool): Promise<PlanWalks> {
+  const generated = served.walks && getOwn(served.walks, tool.name);
+  if (generated) return generated(PLAN_WALK_HELPERS);
+  const { closureWalks } = await import('./plan-closures.js');
+  return closureWalks(tool.plan, stepsIndexesOf(tool));
 }
 
 /**
@@ -101,16 +119,21 @@ async function importContract(served: Served, tool: PreparedTool): Promise<Loade
 export function repairArguments(
   served: Served,
   tool: PreparedTool,
-  { acceptsAt }: LoadedTool,
+  { acceptsAt, walks }: LoadedTool,
   args: unknown,
   profile: ProfileName | undefined,
 ): Record<string, unknown> | Failure {
-  const { maxDepth, jitless } = served;
+  const { maxDepth } = served;
   const inverse = profile === undefined ? undefined : inverseStepsToRun(tool, profile);
+  const walk = walks[stepsIndex(tool.plan, inverse)];
+  if (!walk)
+    throw new Error(
+      `[toolprep] tool "${tool.name}" has no plan walk for ${profile === undefined ? 'its own calls' : `the profile "${profile}"`}: run toolprep generate; if the module is current, this is a bug in toolprep`,
+    );
   let repaired: unknown;
   try {
     checkDepth(args, maxDepth);
-    repaired = applyPlan(tool.plan, args, { maxDepth, acceptsAt, inverse, jitless });
+    repaired = walk(args, { path: [], maxDepth, acceptsAt });
   } catch (cause) {
     if (!(cause instanceof CoercionRefusal)) throw cause;
     const issues = [{ path: cause.path, message: cause.message }];
@@ -272,16 +295,6 @@ async function refuse(
     taken: served.extensionKeys,
   };
   return new Failure(await refusalOf(issues, call));
-}
-
-/**
- * The inverse steps a call through `profile` runs: those of the profile the tool is actually sent
- * with, where it falls back (OpenAI's non-strict calling needs none beyond the plan's repairs).
- */
-function inverseStepsToRun(tool: PreparedTool, profile: ProfileName): readonly InverseStep[] {
-  const fallback = tool.profiles?.[profile]?.fallback;
-  if (fallback === undefined) return INVERSE_STEPS[profile];
-  return fallback === 'openai' ? [] : INVERSE_STEPS[fallback];
 }
 
 /**

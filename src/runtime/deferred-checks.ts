@@ -1,7 +1,7 @@
 import { deferredPositions, type Plan, type Position } from '../manifest/plan.js';
+import type { AcceptsAt } from '../manifest/plan-walk.js';
 import type { PositionFinder, RuntimeAdapter } from '../manifest/tool-set.js';
 import { accepts } from './accepts.js';
-import type { AcceptsAt } from './apply-plan.js';
 
 type Roots = { readonly input?: unknown; readonly params?: unknown; readonly extend?: unknown };
 

@@ -4,7 +4,6 @@ export type { PreparedTool, PresentationDocuments } from '../manifest/prepared-t
 export type { PreparedSearch } from '../manifest/search-index.js';
 export type { PreparedHandshake, PreparedToolSet } from '../manifest/tool-set.js';
 export type { JsonSchema } from '../shared/json-schema/schema.js';
-export { type ApplyPlanOptions, applyPlan } from './apply-plan.js';
 export { CoercionRefusal } from './json-text.js';
 export {
   type CallOptions,

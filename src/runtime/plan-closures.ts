@@ -1,22 +1,29 @@
 import type { Plan, PlanNode } from '../manifest/plan.js';
+import {
+  definitionOf,
+  type PlanWalk,
+  type PlanWalks,
+  type Steps,
+  stepsOf,
+  structureParts,
+  type Walk,
+} from '../manifest/plan-walk.js';
 import { setOwn } from '../shared/run/own-property.js';
 import { withoutAbsentNulls } from './inverse.js';
 import { isOneValueText, tooDeep } from './json-text.js';
-import {
-  compileText,
-  definitionOf,
-  listAccepted,
-  type PlanWalk,
-  type Steps,
-  structureParts,
-  variantPicker,
-  type Walk,
-} from './plan-steps.js';
+import { compileText, listAccepted, variantPicker } from './plan-steps.js';
 
 /**
- * A plan compiled into closures that walk arguments by it: runs wherever JavaScript runs, and is
- * the walk `plan-code.ts` generates as code where code generation is allowed.
+ * A plan compiled into closures that walk arguments by it: the walk of a plan made at run time
+ * (`applyPlan`, `prepareToolSet`), where the build wrote none as code (src/emit/plan-walk.ts).
  */
+
+/** A tool's walks by closures, for the steps indexes its calls can ask: for a set made at run time. */
+export function closureWalks(plan: Plan, indexes: readonly number[]): PlanWalks {
+  const walks: (PlanWalk | undefined)[] = [];
+  for (const index of indexes) walks[index] = closureWalk(plan, stepsOf(index));
+  return walks;
+}
 
 /** One plan position's repair of a value of one kind: returns the value, or a repaired copy. */
 type Step<Value> = (value: Value, walk: Walk) => unknown;

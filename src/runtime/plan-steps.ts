@@ -1,38 +1,17 @@
-import type { ListCheck, Plan, PlanNode, Position } from '../manifest/plan.js';
-import { caseFolder, sameIgnoringCase } from './inverse.js';
-import { jsonKind, listAsText, NOT_JSON, parseJsonText } from './json-text.js';
+import type { ListCheck } from '../manifest/plan.js';
+import type { PlanWalkHelpers, Steps, TextNode, Walk } from '../manifest/plan-walk.js';
+import { caseFolder, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
+import { isOneValueText, jsonKind, listAsText, NOT_JSON, parseJsonText, tooDeep } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
 
 /**
- * What the leaves of a plan's walk do, shared by its two compilers (`plan-closures.ts`, which runs
- * everywhere, and `plan-code.ts`, which generates the same walk as code where that is allowed).
+ * What the leaves of a plan's walk do: handed to the walk the build generated for each tool
+ * (`PLAN_WALK_HELPERS`), and used by the closures that walk a plan made at run time.
  */
-
-/** Answers a check the build deferred to an array member's own parser (see `ApplyPlanOptions`). */
-export type AcceptsAt = (position: Position, value: unknown) => boolean;
-
-/**
- * The position being walked: one array per call, pushed and popped as the walk descends, so that
- * visiting a field allocates nothing. A refusal copies it; a throw ends the walk, so no pop is owed.
- */
-export interface Walk {
-  readonly path: (string | number)[];
-  readonly maxDepth: number;
-  readonly acceptsAt: AcceptsAt | undefined;
-}
-
-/** The `nullAbsent` and `caseFold` steps a compiled walk runs: compiled once for each set asked for. */
-export interface Steps {
-  readonly nullAbsent: boolean;
-  readonly caseFold: boolean;
-}
-
-/** A compiled plan: the arguments walked, returned as they are or as a repaired copy. */
-export type PlanWalk = (value: unknown, walk: Walk) => unknown;
 
 /** What a node does to text: parse structure or a scalar, refuse a list written as text, fold case. */
 export function compileText(
-  { parse, scalar, refuse, fold }: PlanNode,
+  { parse, scalar, refuse, fold }: TextNode,
   steps: Steps,
 ): ((text: string, walk: Walk) => unknown) | undefined {
   if (fold) return steps.caseFold ? caseFolder(fold) : undefined;
@@ -83,43 +62,19 @@ export function variantPicker(
   };
 }
 
-/** How a compiler makes each part of a node's structure walk (a closure, or a function's name). */
-export interface StructureParts<Part> {
-  /** What another node does to structure. */
-  readonly structureOf: (node: PlanNode) => Part | undefined;
-  readonly items: (node: PlanNode) => Part | undefined;
-  readonly variants: (tag: string, variants: NonNullable<PlanNode['variants']>) => Part | undefined;
-  readonly fields: (node: PlanNode) => Part | undefined;
+/** Whether any key, inherited ones included, holds `null`: a cheap first look for `nullAbsent`. */
+function hasNullValue(record: Record<string, unknown>): boolean {
+  for (const key in record) if (record[key] === null) return true;
+  return false;
 }
 
-/**
- * What a node does to structure, chosen the same way for both compilers: the sides of an
- * intersection, then what an array and what an object gets. Each of the two leaves a value of the
- * other kind as it is, so one alone, with no sides, needs no dispatch (`single`).
- */
-export function structureParts<Part>(
-  node: PlanNode,
-  parts: StructureParts<Part>,
-): { sides: Part[]; onArray?: Part; onObject?: Part; single: boolean } {
-  const sides = (node.all ?? []).map(parts.structureOf).filter((side) => side !== undefined);
-  const onArray = node.array ? parts.structureOf(node.array) : parts.items(node);
-  const onObject = node.object
-    ? parts.structureOf(node.object)
-    : node.variants
-      ? parts.variants(node.tag as string, node.variants)
-      : parts.fields(node);
-  return { sides, onArray, onObject, single: !sides.length && !(onArray && onObject) };
-}
-
-/**
- * The definition a plan's `ref` names. The build writes every definition it refers to, so a plan
- * without it was written otherwise: by a toolprep of another release within the same format, or
- * by a bug.
- */
-export function definitionOf(plan: Plan, name: string): PlanNode {
-  const definition = plan.defs && Object.hasOwn(plan.defs, name) ? plan.defs[name] : undefined;
-  if (definition) return definition;
-  throw new Error(
-    `[toolprep] the plan has no definition "${name}": if another release of toolprep generated the tools, run toolprep generate; if this one did, this is a bug in toolprep`,
-  );
-}
+export const PLAN_WALK_HELPERS: PlanWalkHelpers = {
+  text: compileText,
+  picker: variantPicker,
+  listAccepted,
+  withoutAbsentNulls,
+  hasNullValue,
+  isOneValueText,
+  tooDeep,
+  hasOwn: Object.hasOwn,
+};

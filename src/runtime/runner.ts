@@ -1,32 +1,11 @@
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
-import type { PreparedSearch } from '../manifest/search-index.js';
 import type { PreparedHandshake, PreparedToolSet, ToolGroup } from '../manifest/tool-set.js';
 import { getOwn } from '../shared/run/own-property.js';
-import {
-  announce,
-  type CallState,
-  Failure,
-  fail,
-  startCall,
-  succeed,
-  thrownFailure,
-} from './call-failure.js';
-import {
-  isPromiseLike,
-  type LoadedTool,
-  loadTool,
-  parseArguments,
-  parseExtension,
-  parseOutput,
-  repairArguments,
-  resolveTool,
-  runHandler,
-  type Served,
-} from './call-stages.js';
+import type { Served } from './call-stages.js';
 import type { CallResult, ExtensionKeys, ToolHandler, ToolHooks } from './call-types.js';
-import { reportFailures } from './failure-report.js';
+import type { ToolCalls } from './tool-calls.js';
 
 export type {
   CallResult,
@@ -51,8 +30,6 @@ export interface ToolRuntimeOptions<ExtensionValues = any> {
   readonly extend?: ExtensionKeys<ExtensionValues>;
   /** Deeper nesting in arguments or JSON text is a validation error. Default 64. */
   readonly maxDepth?: number;
-  /** Walk plans by closures, never by generated code (see `ApplyPlanOptions.jitless`). Default false. */
-  readonly jitless?: boolean;
 }
 
 export interface ToolRuntime {
@@ -99,110 +76,43 @@ export function createToolRuntime<ExtensionValues>(
   // The schema libraries the contracts use, as the generated module hands them over.
   const adapterOf = (schema: unknown) => toolSet.adapters.find((adapter) => adapter.owns(schema));
   const keysOf = (schema: unknown): string[] => adapterOf(schema)?.keysOf(schema) ?? [];
-  const { handlers, extend, maxDepth = 64, jitless } = options;
-  const hooks: ToolHooks = { error: reportFailures(), ...options.hooks };
+  const { handlers, extend, maxDepth = 64 } = options;
   const served: Served = {
     tools,
     byName,
     load: toolSet.load,
+    walks: toolSet.walks,
     handlers,
     extend: extend as ExtensionKeys | undefined,
     extensionKeys: checkCoverage(new Set(byName.keys()), toolSet, options, keysOf),
     maxDepth,
-    jitless,
     adapterOf,
     loaded: new Map(),
   };
 
+  // The call's stages are loaded on the first call: a server answers its first request, the
+  // list, without them (runtime/tool-calls.js in bench/sections.mjs's WHEN_LAZY_MODULES_LOAD).
+  let calls: ToolCalls | undefined;
+  let loading: Promise<ToolCalls> | undefined;
+  const loadCalls = () =>
+    (loading ??= import('./tool-calls.js').then(
+      ({ createToolCalls }) => (calls = createToolCalls(served, options.hooks, toolSet.search)),
+    ));
   // search_tools (config `search.tool`) is listed last and answered from the index, with no handler.
-  const search = toolSet.search;
-  const searchTool = search?.tool;
+  const searchTool = toolSet.search?.tool;
   const listed = searchTool ? Object.freeze([...tools, searchTool]) : tools;
-  const isSearch = (name: string): boolean => searchTool?.name === name && !byName.has(name);
-  // Loaded on the first search: a server that never searches does not load the code either.
-  const answerSearch = async (args: unknown, profile: ProfileName | undefined) =>
-    (await import('./search.js')).answerSearch(search as PreparedSearch, tools, args, profile);
-  const searchCall = async (
-    name: string,
-    args: unknown,
-    context: unknown,
-    profile: ProfileName | undefined,
-  ) => {
-    const call = startCall(name, args, context);
-    const answer = await answerSearch(args, profile);
-    if (answer instanceof Failure) return fail(hooks, call, answer);
-    announce(hooks, call);
-    return succeed(hooks, call, args, answer);
-  };
 
   return {
     list: () => listed,
     ...(toolSet.handshake ? { handshake: toolSet.handshake } : {}),
     ...(toolSet.groups ? { groups: toolSet.groups } : {}),
-    async call(name, args, context, { profile } = {}) {
-      if (isSearch(name)) return searchCall(name, args, context, profile);
-      const call = startCall(name, args, context);
-      try {
-        const parsed = await parsedCall(served, call, profile);
-        if (parsed instanceof Failure) return fail(hooks, call, parsed);
-        announce(hooks, call);
-        call.step = 'handler';
-        const running = runHandler(served, call, parsed.args);
-        const returned = isPromiseLike(running) ? await running : running;
-        call.step = 'output';
-        const output = parseOutput(served, name, parsed.loaded, returned);
-        const value = isPromiseLike(output) ? await output : output;
-        if (value instanceof Failure) return fail(hooks, call, value);
-        return succeed(hooks, call, parsed.args, value);
-      } catch (cause) {
-        return fail(hooks, call, await thrownFailure(call, cause));
-      }
+    async call(name, args, context, options) {
+      return (calls ?? (await loadCalls())).call(name, args, context, options);
     },
-    async check(name, args, context, { profile } = {}) {
-      if (isSearch(name)) {
-        const answer = await answerSearch(args, profile);
-        if (answer instanceof Failure) return fail(hooks, startCall(name, args, context), answer);
-        return { ok: true, value: args as Readonly<Record<string, unknown>> };
-      }
-      const call = startCall(name, args, context);
-      try {
-        const parsed = await parsedCall(served, call, profile);
-        if (parsed instanceof Failure) return fail(hooks, call, parsed);
-        return { ok: true, value: parsed.repaired };
-      } catch (cause) {
-        return fail(hooks, call, await thrownFailure(call, cause));
-      }
+    async check(name, args, context, options) {
+      return (calls ?? (await loadCalls())).check(name, args, context, options);
     },
   };
-}
-
-/**
- * The stages before the handler, which are all of `check`: resolve, load, repair, extension, parse.
- * A stage's value is awaited only where it is a promise (see call-stages.ts).
- */
-async function parsedCall(
-  served: Served,
-  call: CallState,
-  profile: ProfileName | undefined,
-): Promise<Failure | { loaded: LoadedTool; repaired: Record<string, unknown>; args: object }> {
-  const tool = resolveTool(served, call.tool);
-  if (tool instanceof Failure) return tool;
-  call.step = 'load';
-  const loading = loadTool(served, tool, profile);
-  const loaded = isPromiseLike(loading) ? await loading : loading;
-  if (loaded instanceof Failure) return loaded;
-  call.step = 'repair';
-  const repaired = repairArguments(served, tool, loaded, call.args, profile);
-  if (repaired instanceof Failure) return repaired;
-  call.step = 'extension';
-  const extended = parseExtension(served, call, tool, repaired);
-  const rest = isPromiseLike(extended) ? await extended : extended;
-  if (rest instanceof Failure) return rest;
-  call.step = 'parse';
-  const parsing = parseArguments(served, tool, loaded, rest, repaired);
-  const args = isPromiseLike(parsing) ? await parsing : parsing;
-  if (args instanceof Failure) return args;
-  return { loaded, repaired, args };
 }
 
 /** Refuses, at creation, a runtime that cannot serve every tool; returns the extension keys. */

@@ -2,15 +2,18 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { applyPlan, type Plan } from 'toolprep/runtime';
+import { build } from 'esbuild';
+import { applyPlan } from 'toolprep';
+import type { Plan } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
+import { emitPlanWalk } from '../../src/emit/plan-walk.js';
+import { walkGenerated } from '../support/generated-walk.js';
 
 /**
- * The plan's walk is generated as code where `new Function` is allowed, and made of closures where
- * it is not (Workers, a strict CSP, `jitless`). The property suites hold both equal to the
- * reference on random contracts; these rows hold what only code generation could get wrong: user
- * keys and tags written into source, and the fallback where code generation is refused.
+ * The plan's walk is written as code by the build, into the generated module, and made of
+ * closures for a plan made at run time. The property suites hold both equal to the reference on
+ * random contracts; these rows hold what only generated code could get wrong: user keys and tags
+ * written into source, and a server where code generation from strings is refused.
  */
 
 /** Field names that are hostile to an object (`__proto__`) or to JavaScript source. */
@@ -175,51 +178,63 @@ const ROWS: readonly Row[] = [
 
 type Outcome = { value: unknown } | { refused: string };
 
-function run(row: Row, jitless: boolean): Outcome {
+function outcome(run: () => unknown): Outcome {
   try {
-    return { value: applyPlan(row.plan, JSON.parse(row.args), { ...row.options, jitless }) };
+    return { value: run() };
   } catch (error) {
     return { refused: (error as Error).message };
   }
 }
 
-describe('the plan as generated code and as closures', () => {
+describe('the plan as the code the build writes, and as closures', () => {
   test.each(ROWS)('$name', (row) => {
-    const generated = run(row, false);
+    const generated = outcome(() => walkGenerated(row.plan, JSON.parse(row.args), row.options));
     expect(generated).toEqual(row.expected);
-    expect(run(row, true)).toEqual(generated);
+    expect(outcome(() => applyPlan(row.plan, JSON.parse(row.args), row.options))).toEqual(generated);
     if ('value' in generated && generated.value !== null && typeof generated.value === 'object')
       expect(Object.getPrototypeOf(generated.value)).toBe(Object.prototype);
     expect((globalThis as { injected?: unknown }).injected).toBeUndefined();
   });
 
-  test('where code generation from strings is refused, the walk is made of closures and gives the same', () => {
-    // Node's own switch makes `new Function` throw EvalError, as Workers and a strict CSP do.
-    const dir = mkdtempSync(path.join(tmpdir(), 'toolprep-jitless-'));
+  test('where code generation from strings is refused, the generated walk runs and gives the same', async () => {
+    // Node's own switch makes `new Function` throw EvalError, as Workers and a strict CSP do; the
+    // walks are bundled as a server's bundler bundles the generated module.
+    const dir = mkdtempSync(path.join(tmpdir(), 'toolprep-walks-'));
     try {
-      const runtime = pathToFileURL(path.resolve('dist/src/runtime/index.js')).href;
       const rows = path.join(dir, 'rows.json');
       writeFileSync(rows, JSON.stringify(ROWS));
       writeFileSync(
-        path.join(dir, 'run.mjs'),
+        path.join(dir, 'walks.ts'),
+        `export const factories = [\n${ROWS.map((row) => emitPlanWalk(row.plan, [0, 1, 2, 3])).join(',\n')}\n];\n`,
+      );
+      writeFileSync(
+        path.join(dir, 'run.ts'),
         `import { readFileSync } from 'node:fs';
-import { applyPlan } from ${JSON.stringify(runtime)};
+import { stepsIndex } from ${JSON.stringify(path.resolve('src/manifest/plan-walk.ts'))};
+import { PLAN_WALK_HELPERS } from ${JSON.stringify(path.resolve('src/runtime/plan-steps.ts'))};
+import { factories } from './walks.ts';
 let refused = false;
 try { new Function('return 1'); } catch (error) { refused = error instanceof EvalError; }
-const outcomes = JSON.parse(readFileSync(${JSON.stringify(rows)}, 'utf8')).map((row) => {
-  try { return { value: applyPlan(row.plan, JSON.parse(row.args), row.options) }; }
+const outcomes = JSON.parse(readFileSync(${JSON.stringify(rows)}, 'utf8')).map((row, index) => {
+  const walk = factories[index](PLAN_WALK_HELPERS)[stepsIndex(row.plan, row.options?.inverse)];
+  try { return { value: walk(JSON.parse(row.args), { path: [], maxDepth: 64 }) }; }
   catch (error) { return { refused: error.message }; }
 });
 process.stdout.write(JSON.stringify({ refused, outcomes }));`,
       );
+      const bundle = path.join(dir, 'run.mjs');
+      await build({
+        entryPoints: [path.join(dir, 'run.ts')],
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        outfile: bundle,
+        logLevel: 'error',
+      });
       const answer = JSON.parse(
-        execFileSync(
-          process.execPath,
-          ['--disallow-code-generation-from-strings', path.join(dir, 'run.mjs')],
-          {
-            encoding: 'utf8',
-          },
-        ),
+        execFileSync(process.execPath, ['--disallow-code-generation-from-strings', bundle], {
+          encoding: 'utf8',
+        }),
       );
       expect(answer.refused).toBe(true);
       // JSON carries an own `__proto__` key back as one, as it carried the arguments there.

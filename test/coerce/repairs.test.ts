@@ -14,7 +14,7 @@ import { runGeminiFunctionCall } from 'toolprep/gemini';
 import { serveHttp } from 'toolprep/mcp';
 import { createMcpServer } from 'toolprep/mcp/server';
 import { runChatToolCall } from 'toolprep/openai';
-import { applyPlan, createToolRuntime } from 'toolprep/runtime';
+import { createToolRuntime } from 'toolprep/runtime';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z as z4 } from 'zod';
@@ -22,6 +22,7 @@ import { z as z3 } from 'zod3';
 import { z as z3v3 } from 'zod325/v3';
 import { describePlan } from '../../src/manifest/plan-text.js';
 import { acceptsAtOf, coerceBothWays } from '../support/coerce.js';
+import { walkGenerated } from '../support/generated-walk.js';
 import { PROPERTY_TIMEOUT, propertyRuns } from '../support/property-runs.js';
 import { sampleOf, type ZodNamespace } from '../support/schema-arbitrary.js';
 import { LIBRARIES as LIBRARIES_UNDER_TEST } from '../support/schema-libraries.js';
@@ -256,7 +257,7 @@ describe('each repair can be turned off', () => {
       repairs: { [off]: false },
     });
     expect(prepared.plan.repairs).toEqual(on);
-    const viaPlan = applyPlan(prepared.plan, args, { acceptsAt: acceptsAtOf(input) });
+    const viaPlan = walkGenerated(prepared.plan, args, { acceptsAt: acceptsAtOf(input) });
     const viaReference = coerceJsonArgs(args, input, { repairs: on });
     const { a: _a, ...withoutA } = expected as Record<string, unknown>;
     const want = off === 'nullAbsent' ? expected : withoutA;

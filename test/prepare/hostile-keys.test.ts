@@ -2,7 +2,6 @@ import { type JsonSchema, type PreparedTool, prepareTool } from '@toolprep/build
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import { coerceJsonArgs, defineTool } from 'toolprep';
-import { applyPlan } from 'toolprep/runtime';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -11,6 +10,7 @@ import { INVERSE_STEPS, PROFILE_NAMES, type ProfileName } from '../../src/manife
 import { forEachNode } from '../../src/prepare/profiles/tree.js';
 import { getOwn } from '../../src/shared/run/own-property.js';
 import { coerceBothWays } from '../support/coerce.js';
+import { walkGenerated } from '../support/generated-walk.js';
 import { HOSTILE_NAMES } from '../support/schema-arbitrary.js';
 
 /**
@@ -210,12 +210,12 @@ describe.each(CASES)('a field named %s in %s', (_quoted, _id, name, shape) => {
     const tool = prepare(shape.input(name), { profiles: profilesFor(shape, name) });
     const sent = shape.args(name, '["a"]');
     const expected = shape.repaired === false ? sent : shape.args(name, ['a']);
-    const repaired = applyPlan(tool.plan, sent);
+    const repaired = walkGenerated(tool.plan, sent);
     expect(repaired).toEqual(expected);
     expect(coerceJsonArgs(sent, shape.input(name))).toEqual(repaired);
     for (const profile of profilesFor(shape, name)) {
       const inverse = INVERSE_STEPS[profile];
-      const viaPlan = applyPlan(tool.plan, sent, { inverse });
+      const viaPlan = walkGenerated(tool.plan, sent, { inverse });
       expect(viaPlan, profile).toEqual(expected);
       expect(coerceJsonArgs(sent, shape.input(name), { inverse }), profile).toEqual(viaPlan);
     }

@@ -1,7 +1,6 @@
 import { type JsonSchema, prepareTool, ToolprepError } from '@toolprep/build';
 import fc from 'fast-check';
 import { CoercionRefusal, coerceJsonArgs, defineTool } from 'toolprep';
-import { applyPlan } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
 import type { z } from 'zod';
 import { compileDocument, type DocumentValidator } from '../../src/generate/document-validator.js';
@@ -9,6 +8,7 @@ import { openapiAsJsonSchema } from '../../src/generate/superset.js';
 import { INVERSE_STEPS, PROFILE_NAMES, type ProfileName } from '../../src/manifest/profiles.js';
 import { getOwn, setOwn } from '../../src/shared/run/own-property.js';
 import { acceptsAtOf } from '../support/coerce.js';
+import { walkGenerated } from '../support/generated-walk.js';
 import { PROPERTY_TIMEOUT, propertyRuns } from '../support/property-runs.js';
 import {
   buildSchema,
@@ -174,7 +174,7 @@ describe.each(PROFILE_NAMES)('profile %s', (profile) => {
           const acceptsAt = acceptsAtOf(schema);
           let repaired: unknown;
           try {
-            repaired = applyPlan((tool as NonNullable<typeof tool>).plan, value, { inverse, acceptsAt });
+            repaired = walkGenerated((tool as NonNullable<typeof tool>).plan, value, { inverse, acceptsAt });
           } catch (error) {
             // The one exception to no harm: an accepted string that is a list written as text.
             if (error instanceof CoercionRefusal && error.message.includes('is a list written as text'))
@@ -228,7 +228,7 @@ describe.each(PROFILE_NAMES)('profile %s', (profile) => {
           expect(validates(document, strict ? answer : value)).toBe(true);
           let repaired: unknown;
           try {
-            repaired = applyPlan(plan, answer, { inverse, acceptsAt: acceptsAtOf(schema) });
+            repaired = walkGenerated(plan, answer, { inverse, acceptsAt: acceptsAtOf(schema) });
           } catch (error) {
             // An accepted string that is a list written as text is refused, not round-tripped.
             if (error instanceof CoercionRefusal && error.message.includes('is a list written as text'))

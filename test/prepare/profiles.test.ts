@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { prepareTool } from '@toolprep/build';
 import { coerceJsonArgs, defineTool } from 'toolprep';
-import { applyPlan } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { INVERSE_STEPS, type ProfileName } from '../../src/manifest/profiles.js';
 import { REPO } from '../support/fixture-project.js';
+import { walkGenerated } from '../support/generated-walk.js';
 
 /**
  * The test vectors of ../shared/research/provider-profiles.md §6, one row each: what the profile
@@ -485,7 +485,7 @@ describe('the research vectors, profile by profile', () => {
     if (row.required) expect(document.required ?? []).toEqual(row.required);
 
     const inverse = INVERSE_STEPS[row.profile];
-    const after = applyPlan(tool.plan, row.sends, { inverse });
+    const after = walkGenerated(tool.plan, row.sends, { inverse });
     expect(coerceJsonArgs(row.sends, row.input, { inverse })).toEqual(after);
     expect(after).toEqual(row.becomes ?? row.sends);
     const parsed = row.input.safeParse(after);

@@ -1,9 +1,9 @@
 import type { ManifestTool } from '@toolprep/build';
-import { applyPlan } from 'toolprep/runtime';
 import type { z } from 'zod';
 import { INVERSE_STEPS, type InverseStep } from '../../src/manifest/profiles.js';
 import { isRecord } from '../../src/shared/run/is-record.js';
 import { splitKeys } from '../../src/shared/run/own-property.js';
+import { walkGenerated } from './generated-walk.js';
 import { type Difference, describeDifference, differencesOf } from './json-differences.js';
 import type { JudgedProject } from './judged-projects.js';
 import { agentsStrict } from './provider-judges.js';
@@ -132,7 +132,7 @@ export async function answerStrictTools(
 /** The arguments after the plan's walk, or its refusal. */
 function walked(tool: ManifestTool, answer: unknown, inverse?: readonly InverseStep[]): Outcome {
   try {
-    return { value: applyPlan(tool.plan, answer, { inverse }) };
+    return { value: walkGenerated(tool.plan, answer, { inverse }) };
   } catch (error) {
     return { refused: (error as Error).message };
   }

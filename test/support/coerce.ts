@@ -1,10 +1,11 @@
 import { prepareTool } from '@toolprep/build';
-import { coerceJsonArgs, defineTool } from 'toolprep';
-import { applyPlan, type Plan } from 'toolprep/runtime';
+import { applyPlan, coerceJsonArgs, defineTool } from 'toolprep';
+import type { Plan } from 'toolprep/runtime';
 import { expect } from 'vitest';
 import { builderOf } from '../../src/adapters/builders.js';
 import type { RepairName } from '../../src/manifest/plan.js';
 import { accepts } from '../../src/runtime/accepts.js';
+import { walkGenerated } from './generated-walk.js';
 
 export type Outcome = { value: unknown } | { refused: string };
 
@@ -38,9 +39,9 @@ export function acceptsAtOf(input: unknown) {
 }
 
 /**
- * Runs the compiled plan (as generated code, and as the closures used where code generation is
- * not allowed) and the reference on the same arguments, with the same repairs (default: every
- * one); all three must agree.
+ * Runs the compiled plan (as the code the build generates, and as the closures that walk a plan
+ * made at run time) and the reference on the same arguments, with the same repairs (default:
+ * every one); all three must agree.
  */
 export function coerceBothWays(
   input: unknown,
@@ -50,8 +51,8 @@ export function coerceBothWays(
 ): Outcome {
   const acceptsAt = acceptsAtOf(input);
   const compiled = plan ?? planOf(input, repairs);
-  const viaPlan = outcome(() => applyPlan(compiled, args, { acceptsAt }));
-  const viaClosures = outcome(() => applyPlan(compiled, args, { acceptsAt, jitless: true }));
+  const viaPlan = outcome(() => walkGenerated(compiled, args, { acceptsAt }));
+  const viaClosures = outcome(() => applyPlan(compiled, args, { acceptsAt }));
   const viaReference = outcome(() => coerceJsonArgs(args, input, { repairs }));
   expect(viaPlan).toEqual(viaReference);
   expect(viaClosures).toEqual(viaReference);

@@ -1,0 +1,352 @@
+import type { Plan, PlanNode } from '../manifest/plan.js';
+import { definitionOf, type Steps, stepsOf, structureParts } from '../manifest/plan-walk.js';
+
+/**
+ * A tool's plan written as code at build time, into the generated module (decision 0055): one
+ * function per node, every field read by its own name, a discriminated union's tags matched by a
+ * `switch`. Closures read fields through one shared `record[key]`, which V8 can only look up slowly
+ * once it has seen many keys; code gives each field a read of its own, and each call a target it
+ * can inline, which keeps the plan cheap beside the contract's parser on every runtime, with no
+ * code generated where the server runs (Workers, a strict CSP). User keys, tags and enum members
+ * enter the source only as JSON string literals; the leaf steps are the runtime's
+ * (`PlanWalkHelpers`), handed in on the tool's first call.
+ */
+
+/** The functions a node compiles to, by name in the source; a part is absent where the node does nothing. */
+interface Emitted {
+  /** The node's text step, as an expression of `value`. */
+  readonly text?: string;
+  readonly structure?: string;
+  readonly lone?: string;
+  /** What a parent calls to walk a value here. */
+  readonly visit: string;
+}
+
+const HELPER_NAMES = [
+  'text',
+  'picker',
+  'listAccepted',
+  'withoutAbsentNulls',
+  'hasNullValue',
+  'isOneValueText',
+  'tooDeep',
+  'hasOwn',
+] as const;
+
+/**
+ * The factory expression of a tool's walks (a `PlanWalkFactory`, TypeScript): one walk for each
+ * steps index its calls can ask (`stepsIndexesOf`), made once for the steps that change it.
+ */
+export function emitPlanWalk(plan: Plan, indexes: readonly number[]): string {
+  const constants = new Map<string, string>();
+  const functions = new Map<string, string>();
+  let names = 0;
+  const constant = (source: string) => {
+    const known = constants.get(source);
+    if (known) return known;
+    const name = `k${constants.size}`;
+    constants.set(source, name);
+    return name;
+  };
+  const fresh = (prefix: string) => `${prefix}${names++}`;
+  // Which steps change the walk: only a plan with such positions needs a walk for each.
+  const mask = stepsMask(plan);
+  const byMasked = new Map<number, string>();
+  const walkOf = (index: number) => {
+    const masked = index & mask;
+    const known = byMasked.get(masked);
+    if (known) return known;
+    const visit = emitWalk(plan, stepsOf(masked), { constant, fresh, functions });
+    byMasked.set(masked, visit);
+    return visit;
+  };
+  const walks = Array.from({ length: 4 }, (_, index) =>
+    indexes.includes(index) ? walkOf(index) : 'undefined',
+  );
+  const returned = `return [${walks.join(', ')}];`;
+  // Only what the walks reach is written: a strict \`tsconfig\` refuses a function never called.
+  const reached = reachedFrom(returned, functions);
+  const used = (name: string) =>
+    reached.some((reachedName) => mentions(functions.get(reachedName) ?? '', name));
+  const lines = [
+    ...[...constants].filter(([, name]) => used(name)).map(([source, name]) => `const ${name} = ${source};`),
+    ...reached.map((name) => functions.get(name) ?? ''),
+    returned,
+  ];
+  const helpers = HELPER_NAMES.filter((name) => lines.some((line) => mentions(line, name)));
+  if (helpers.length > 0) lines.unshift(`const { ${helpers.join(', ')} } = helpers;`);
+  const body = lines.flatMap((line) => line.split('\n')).filter((line) => line.trim() !== '');
+  return `(helpers) => {\n${body.map((line) => `  ${line.trimEnd()}`).join('\n')}\n}`;
+}
+
+const mentions = (source: string, name: string): boolean => new RegExp(`\\b${name}\\b`).test(source);
+
+/** The functions `source` calls, and those they call, in the order they were written. */
+function reachedFrom(source: string, functions: ReadonlyMap<string, string>): string[] {
+  const reached = new Set<string>();
+  const pending = [source];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop())
+    for (const [name, body] of functions)
+      if (!reached.has(name) && mentions(next, name)) {
+        reached.add(name);
+        pending.push(body);
+      }
+  return [...functions.keys()].filter((name) => reached.has(name));
+}
+
+/** Bit 0 where the plan holds `nullAbsent` positions, bit 1 where it holds `fold` or variant tags. */
+function stepsMask(plan: Plan): number {
+  let mask = 0;
+  const visit = (node: PlanNode | null | undefined): void => {
+    if (!node) return;
+    if (node.nullAbsent || node.nullAbsentBeyond) mask |= 1;
+    if (node.fold || node.variants) mask |= 2;
+    for (const child of [
+      ...Object.values(node.fields ?? {}),
+      node.rest,
+      node.items,
+      ...(node.tuple ?? []),
+      ...(node.variants ?? []).map((variant) => variant.node),
+      node.object,
+      node.array,
+      ...(node.all ?? []),
+    ])
+      visit(child);
+  };
+  visit(plan.root);
+  for (const definition of Object.values(plan.defs ?? {})) visit(definition);
+  return mask;
+}
+
+interface Source {
+  readonly constant: (source: string) => string;
+  readonly fresh: (prefix: string) => string;
+  /** Each function's source, by its name. */
+  readonly functions: Map<string, string>;
+}
+
+/** One walk's functions, added to `functions`; returns the name of its root's visit. */
+function emitWalk(plan: Plan, steps: Steps, { constant, fresh, functions }: Source): string {
+  const shared = new Map<string, Emitted>();
+  const stepsSource = JSON.stringify(steps);
+  const literal = (value: unknown) => JSON.stringify(value);
+  // JSON for the helpers, typed as the manifest's own literal types.
+  const data = (value: unknown) => `${JSON.stringify(value)} as const`;
+  /** A function of `value` and `walk`, its parameter named unused where the body never walks. */
+  const define = (name: string, value: string, body: string) =>
+    functions.set(
+      name,
+      `function ${name}(${value}: any, ${mentions(body, 'walk') ? 'walk' : '_walk'}: any): any {\n${body
+        .split('\n')
+        .map((line) => `  ${line.trim()}`)
+        .join('\n')}\n}`,
+    );
+
+  const emit = (node: PlanNode): Emitted => {
+    if (node.ref !== undefined) return emitShared(node.ref);
+    const structure = emitStructure(node);
+    const { parse, scalar, refuse, fold } = node;
+    const text =
+      (fold ? steps.caseFold : parse || scalar || refuse) &&
+      constant(`text(${data({ parse, scalar, refuse, fold })}, ${stepsSource})!`);
+    const emitted = {
+      text: text ? textSource(node, text) : undefined,
+      structure,
+      lone: node.lone && emitLone(node.lone, structure),
+      visit: fresh('visit'),
+    };
+    define(emitted.visit, 'value', visitSource(emitted));
+    return emitted;
+  };
+
+  /** A definition, emitted once; its name is taken first, so that a recursive one can call itself. */
+  const emitShared = (name: string): Emitted => {
+    const known = shared.get(name);
+    if (known) return known;
+    const definition = definitionOf(plan, name);
+    const visit = fresh('shared');
+    // As in the closures, a reference walks every value by its definition.
+    const reference = { text: `${visit}(value, walk)`, structure: visit, lone: visit, visit };
+    shared.set(name, reference);
+    const target = emit(definition);
+    define(visit, 'value', `return ${target.visit}(value, walk);`);
+    return reference;
+  };
+
+  const emitLone = (check: NonNullable<PlanNode['lone']>, structure: string | undefined): string => {
+    const name = fresh('lone');
+    const repaired = structure ? `${structure}(list, walk)` : 'list';
+    define(
+      name,
+      'value',
+      `const list = [value], repaired = ${repaired}; return listAccepted(${constant(data(check))}, repaired, walk) ? repaired : value;`,
+    );
+    return name;
+  };
+
+  const emitStructure = (node: PlanNode): string | undefined => {
+    const { sides, onArray, onObject, single } = structureParts(node, {
+      structureOf: (other) => emit(other).structure,
+      items: emitItems,
+      variants: emitVariants,
+      fields: emitFields,
+    });
+    if (single) return onArray ?? onObject;
+    const name = fresh('structure');
+    define(
+      name,
+      'value',
+      `${sides.map((side) => `value = ${side}(value, walk);`).join(' ')}
+if (Array.isArray(value)) return ${onArray ? `${onArray}(value, walk)` : 'value'};
+return ${onObject ? `${onObject}(value, walk)` : 'value'};`,
+    );
+    return name;
+  };
+
+  const emitVariants = (tag: string, variants: NonNullable<PlanNode['variants']>): string | undefined => {
+    const structures = variants.map(({ node }) => emit(node).structure);
+    if (!structures.some((structure) => structure)) return undefined;
+    const name = fresh('variants');
+    const walkVariant = (index: number) =>
+      structures[index] ? `return ${structures[index]}(record, walk);` : 'return record;';
+    // The first variant listing a tag takes it; tags JSON can write are matched by a switch.
+    const cases = new Map<string, string>();
+    for (const [index, variant] of variants.entries())
+      for (const value of variant.tags) {
+        const source = jsonLiteral(value);
+        if (source !== undefined && !cases.has(source))
+          cases.set(source, `case ${source}: ${walkVariant(index)}`);
+      }
+    const allLiteral = variants.every((variant) =>
+      variant.tags.every((value) => jsonLiteral(value) !== undefined),
+    );
+    // Any other tag (or, with `caseFold`, a tag in another case) is the variant the picker finds.
+    const pick = constant(`picker(${data(variants.map(({ tags }) => ({ tags })))}, ${stepsSource})`);
+    const picked = `switch (${pick}(tag)) { ${structures.map((_, index) => `case ${index}: ${walkVariant(index)}`).join(' ')} }`;
+    define(
+      name,
+      'record',
+      `if (Array.isArray(record)) return record; const tag = record[${literal(tag)}];
+${allLiteral ? `switch (tag) { ${[...cases.values()].join(' ')} }` : ''}
+${!allLiteral || steps.caseFold ? picked : ''}
+return record;`,
+    );
+    return name;
+  };
+
+  const emitItems = (node: PlanNode): string | undefined => {
+    if (!node.items && !node.tuple) return undefined;
+    const tuple = (node.tuple ?? []).map((item) => (item ? emit(item) : undefined));
+    const rest = node.items && emit(node.items);
+    const walkItem = (item: Emitted | undefined) =>
+      childSource(item, 'item', 'index', '{ result ??= value.slice(); result[index] = repaired; }');
+    const body = tuple.length
+      ? `switch (index) { ${tuple.map((item, index) => `case ${index}: ${walkItem(item)} break;`).join(' ')} default: ${walkItem(rest)} }`
+      : walkItem(rest);
+    const name = fresh('items');
+    define(
+      name,
+      'value',
+      `if (!Array.isArray(value)) return value; ${declare(body, ['result', 'item', 'repaired'])}
+for (let index = 0; index < value.length; index++) { ${/\bitem\b/.test(body) ? 'item = value[index]; ' : ''}${body} }
+return ${/\bresult\b/.test(body) ? 'result ?? ' : ''}value;`,
+    );
+    return name;
+  };
+
+  const emitFields = (node: PlanNode): string | undefined => {
+    const walked = Object.entries(node.fields ?? {})
+      .map(([key, field]) => [key, emit(field)] as const)
+      .filter(([, field]) => field.text || field.structure);
+    const rest = node.rest && emit(node.rest);
+    const nullAbsent = steps.nullAbsent ? node.nullAbsent : undefined;
+    const beyond = steps.nullAbsent && node.nullAbsentBeyond ? node.nullAbsentBeyond : undefined;
+    if (walked.length === 0 && !rest && !nullAbsent && !beyond) return undefined;
+    // The caller's object is copied on the first repair, a copy of ours repaired in place; an
+    // inherited value is walked as Zod will read it, but only an own one is replaced. The copy
+    // holds the key as its own, so assigning it sets that key, even `__proto__`.
+    const replace = (key: string) =>
+      `if (hasOwn(record, ${key})) { if (result === value) result = { ...record }; result[${key}] = repaired; }`;
+    const fields = walked.map(([key, field]) => {
+      const name = literal(key);
+      return `field = record[${name}]; ${childSource(field, 'field', name, replace(name))}`;
+    });
+    const restWalk = rest && childSource(rest, 'field', 'key', replace('key'));
+    // Each listed key read by name, and any other key (`beyond`) in one scan, before the copy is
+    // made: most calls hold none of these nulls.
+    const anyNull = [
+      ...(nullAbsent ?? []).map((key) => `record[${literal(key)}] === null`),
+      ...(beyond ? ['hasNullValue(record)'] : []),
+    ].join(' || ');
+    const removeNulls = anyNull
+      ? `if (${anyNull}) record = withoutAbsentNulls(record, ${nullAbsent ? constant(data(nullAbsent)) : 'undefined'}, ${beyond ? constant(`new Set(${literal(beyond)})`) : 'undefined'});`
+      : '';
+    const name = fresh('fields');
+    // Declared fields in the schema's order, then the other keys in the arguments' order: the
+    // reference walks the same way, so both name the same field first.
+    const declared = restWalk && constant(`new Set(${literal(Object.keys(node.fields ?? {}))})`);
+    const others = restWalk
+      ? `for (const key of Object.keys(record)) { if (${declared}.has(key)) continue; field = record[key]; ${restWalk} }`
+      : '';
+    const walks = `${fields.join('\n')}\n${others}`;
+    define(
+      name,
+      'value',
+      `if (Array.isArray(value)) return value; ${removeNulls ? 'let' : 'const'} record = value; ${removeNulls}
+let result = record; ${declare(walks, ['field', 'repaired'])}
+${walks}
+return result;`,
+    );
+    return name;
+  };
+
+  return emit(plan.root).visit;
+}
+
+/** `let` for the names a body uses: a strict `tsconfig` refuses a local that is never read. */
+function declare(body: string, names: readonly string[]): string {
+  const used = names.filter((name) => new RegExp(`\\b${name}\\b`).test(body));
+  return used.length > 0 ? `let ${used.map((name) => `${name}: any`).join(', ')};` : '';
+}
+
+/** A text step's call; an enum's members, when they are few, matched first without one. */
+function textSource({ fold }: PlanNode, step: string): string {
+  const call = `${step}(value, walk)`;
+  if (!fold || fold.length > 8) return call;
+  return `(${fold.map((member) => `value === ${JSON.stringify(member)}`).join(' || ')} ? value : ${call})`;
+}
+
+/** A scalar as JavaScript source that `===` matches, where JSON can write it. */
+function jsonLiteral(value: unknown): string | undefined {
+  if (typeof value === 'string' || typeof value === 'boolean' || value === null) return JSON.stringify(value);
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+}
+
+/**
+ * A child walked where its node does something to a value of its kind (most positions hold
+ * nothing), then `onRepaired` where the walk changed it; nothing where the node never acts.
+ */
+function childSource(node: Emitted | undefined, value: string, key: string, onRepaired: string): string {
+  const guard = node && guardOf(node, value);
+  if (!node || !guard) return '';
+  return `if (${guard}) { walk.path.push(${key}); repaired = ${node.visit}(${value}, walk); walk.path.pop(); if (repaired !== ${value}) ${onRepaired} }`;
+}
+
+function guardOf({ text, structure, lone }: Emitted, value: string): string | undefined {
+  // A lone-value repair looks at any value.
+  if (lone) return 'true';
+  const isText = `typeof ${value} === 'string'`;
+  const isStructure = `(typeof ${value} === 'object' && ${value} !== null)`;
+  if (text && structure) return `${isText} || ${isStructure}`;
+  return text ? isText : structure ? isStructure : undefined;
+}
+
+/** A node's visit: the depth checked, then text, a lone value or structure, as `visit` in the closures. */
+function visitSource({ text, structure, lone }: Emitted): string {
+  const onText = lone ? `isOneValueText(value) ? ${lone}(value, walk) : value` : 'value';
+  return `if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+if (typeof value === 'string') { ${text ? `value = ${text}; if (typeof value === 'string') ` : ''}return ${onText}; }
+if (typeof value !== 'object' || value === null) return ${lone ? `value != null ? ${lone}(value, walk) : value` : 'value'};
+${lone ? `if (!Array.isArray(value)) return ${lone}(value, walk);` : ''}
+return ${structure ? `${structure}(value, walk)` : 'value'};`;
+}
