@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BUILD_PACKAGE, linkPackages, REPO } from '../scripts/packages.mjs';
-import { formatStats, stats } from './contracts.mjs';
+import { formatStats, random, stats } from './contracts.mjs';
 
 const FILES = 45;
 const TOOLS_PER_FILE = 4;
@@ -62,16 +62,6 @@ const AREAS = [
   'webhooks',
 ];
 const VERBS = ['list', 'get', 'create', 'update'];
-
-function random(seed) {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
-}
 
 const SENTENCES = [
   'Use it when the user asks about a specific item by its identifier or by a name they remember.',

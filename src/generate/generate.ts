@@ -288,7 +288,11 @@ export async function generateProject(
     tools,
     stats,
   };
-  if (cache) recordRun(project, cache, generated, runInputs(project, state, cache, groupFolders));
+  // Once per state: a record stays true of its inputs, and watch mode need not write it on each edit.
+  if (cache && !state.recorded) {
+    recordRun(project, cache, generated, runInputs(project, state, cache, groupFolders));
+    state.recorded = true;
+  }
   return { ...generated, problems };
 }
 

@@ -16,7 +16,7 @@ import type { Project } from './project.js';
  * it read and wrote is as it was, with no discovery (no ts-morph) and no contract module loaded.
  * See docs/decisions/0056-a-run-where-nothing-changed.md.
  */
-export interface RecordedRun {
+interface RecordedRun {
   readonly files: readonly GeneratedFile[];
   readonly manifest: Manifest;
   readonly contractFiles: readonly string[];
