@@ -8,7 +8,8 @@ import { BUILD_PACKAGE, linkPackages, REPO } from '../scripts/packages.mjs';
 
 export { REPO };
 
-function random(seed) {
+/** A seeded xorshift generator of numbers in [0, 1): the same seed, the same draws. */
+export function random(seed) {
   let state = seed >>> 0 || 1;
   return () => {
     state ^= state << 13;

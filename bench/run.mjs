@@ -9,6 +9,7 @@ import path from 'node:path';
 import { REPO } from './contracts.mjs';
 import { benchmarkMcp2026, MCP_2026_PROJECTS } from './mcp-2026.mjs';
 import { benchmarkPlanInWorkerd } from './plan-walk.mjs';
+import { benchmarkRealisticBuild } from './realistic-project.mjs';
 import { benchmarkSearch } from './search.mjs';
 import {
   benchmarkBuild,
@@ -104,6 +105,12 @@ if (want('build')) {
   log('build…');
   sections.push(
     `## 4. Build\n\n\`toolprep generate\` as a process (cold: no cache; then with the cache), and a regeneration in a long-lived generator context after one file changes (what watch mode and the plugins do).\n\n${await benchmarkBuild({ counts: quick ? [50] : [50, 200, 1000], quick })}`,
+  );
+}
+if (want('build-realistic')) {
+  log('build, realistic projects…');
+  sections.push(
+    `## 4d. Build: realistic projects\n\n\`toolprep generate\` as a process, each run a new process as a user runs it: cold (no cache under node_modules/.cache), again with nothing changed (decision 0056: the last run's record holds, so neither ts-morph nor a contract is loaded), \`check\` with nothing changed (it ranks intents too), and \`generate\` after one contract file changed (that file is evaluated again, the others come from the cache). The generated project has long descriptions and 7–12 fields a tool (nested objects, enums, unions, discriminated unions, optional fields, defaults) and an output schema.\n\n${benchmarkRealisticBuild({ quick })}`,
   );
 }
 if (want('explain')) {

@@ -6,9 +6,7 @@ import {
   type GeneratorContextOptions,
   type RunOutcome,
 } from '../generate/context.js';
-import { checkFindability } from '../generate/findability/check.js';
 import { describeExplanation, describeOutcome } from '../generate/outcome.js';
-import { baselineOf, surfaceReportPage } from '../generate/report.js';
 import { type ListingOrder, surfaceListing } from '../generate/surface-listing.js';
 import type { ManifestTool } from '../manifest/manifest.js';
 import { describePlan } from '../manifest/plan-text.js';
@@ -60,7 +58,7 @@ export async function runCheck(
   }: { readonly explain?: { readonly milliseconds?: number }; readonly verbose?: boolean },
 ): Promise<number> {
   const { status: generated, generator, outcome } = await runOnce(context, 'check', verbose);
-  const status = Math.max(generated, checkIntents(context.output, outcome));
+  const status = Math.max(generated, await checkIntents(context.output, outcome));
   // A config that cannot be used generated nothing to explain.
   if (!explain || !outcome.generation) return status;
   const explanation = await generator.explain({ ...explain, prove: true });
@@ -72,9 +70,10 @@ export async function runCheck(
  * Ranks each tool's `intents` under each client's search (config `findability`): 1 when a tool
  * falls out of a ranker's top k for one of them. Near-duplicate search documents are warned about.
  */
-function checkIntents(output: Output, outcome: RunOutcome): number {
+async function checkIntents(output: Output, outcome: RunOutcome): Promise<number> {
   const manifest = outcome.generation?.manifest;
   if (!manifest || !outcome.config) return 0;
+  const { checkFindability } = await import('../generate/findability/check.js');
   const { ranks, problems, warnings, rankers } = checkFindability(manifest.tools, outcome.config.findability);
   const intents = new Set(ranks.map((rank) => `${rank.tool}\u0000${rank.intent}`)).size;
   const summary =
@@ -102,6 +101,7 @@ export async function runInspect(
   if (!manifest) return 1;
   const { out, err } = context.output;
   if (html !== undefined && outcome.config) {
+    const { baselineOf, surfaceReportPage } = await import('../generate/report.js');
     const baseline = baselineOf(generator.root, outcome.config);
     const { findings } = await generator.explain();
     const file = path.resolve(html);

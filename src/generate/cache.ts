@@ -36,7 +36,7 @@ export interface CachedFile {
 const ENTRIES = 'prepared';
 
 function entryPath(file: string): string {
-  return `${ENTRIES}/${hash(file).slice(0, 20)}.json`;
+  return `${ENTRIES}/${contentDigest(file).slice(0, 20)}.json`;
 }
 
 /**
@@ -49,7 +49,8 @@ export class PreparedCache {
   private previous: Record<string, CachedFile> = {};
   private next: Record<string, CachedFile> = {};
   private readonly changed = new Set<string>();
-  private readonly environment: string;
+  /** Everything besides a file's own inputs that prepared tools depend on. */
+  readonly environment: string;
   /** Input files hashed in this process, by size and mtime: an unchanged file is not read again. */
   private readonly hashes = new Map<string, { stamp: string; hash: string | undefined }>();
   hits = 0;
@@ -75,7 +76,7 @@ export class PreparedCache {
   }
 
   keyOf(refs: readonly ContractRef[]): string {
-    return hash(
+    return contentDigest(
       canonicalJson([
         this.environment,
         refs.map((ref) => [ref.exportName, ref.member ?? null, ref.fromFactory ?? false, ref.jsdoc ?? null]),
@@ -87,7 +88,7 @@ export class PreparedCache {
   lookup(file: string, key: string): CachedFile | undefined {
     const entry = this.previous[file] ?? this.readEntry(file);
     if (!entry || entry.key !== key) return undefined;
-    if (!entry.inputs.every((input) => this.hashOf(input.file) === input.hash)) return undefined;
+    if (!entry.inputs.every((input) => this.digestOf(input.file) === input.hash)) return undefined;
     this.hits++;
     this.next[file] = entry;
     return entry;
@@ -97,8 +98,13 @@ export class PreparedCache {
     this.changed.add(file);
     this.next[file] = {
       ...entry,
-      inputs: entry.inputs.map((input) => ({ file: input, hash: this.hashOf(input) ?? '' })),
+      inputs: entry.inputs.map((input) => ({ file: input, hash: this.digestOf(input) ?? '' })),
     };
+  }
+
+  /** Every local file the modules of this run's entries were built from, relative to the root. */
+  inputFiles(): string[] {
+    return Object.values(this.next).flatMap((entry) => entry.inputs.map((input) => input.file));
   }
 
   /** Entries held in memory: the last run's and this one's, and the input files hashed. */
@@ -131,12 +137,13 @@ export class PreparedCache {
     }
   }
 
-  private hashOf(file: string): string | undefined {
+  /** A file's content digest (none when it is missing), read once per stamp in this process. */
+  digestOf(file: string): string | undefined {
     const absolute = path.resolve(this.root, file);
     const stamp = this.stampOf(absolute);
     const known = this.hashes.get(absolute);
     if (known?.stamp === stamp) return known.hash;
-    const value = stamp === 'missing' ? undefined : hash(readFileSync(absolute));
+    const value = stamp === 'missing' ? undefined : contentDigest(readFileSync(absolute));
     this.hashes.set(absolute, { stamp, hash: value });
     return value;
   }
@@ -179,6 +186,6 @@ function versionOf(specifier: string, from: string): string {
   }
 }
 
-function hash(data: string | Buffer): string {
+export function contentDigest(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 32);
 }

@@ -2,21 +2,16 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ResolvedToolprepConfig } from '../config/options.js';
-import { compareWithDisk, type StaleReport } from '../emit/compare.js';
+import type { StaleReport } from '../emit/compare.js';
 import { TEMPORARY_SUFFIX, writeChangedFiles } from '../emit/write-files.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
+import { prepareExtension } from '../prepare/extension.js';
 import { type Problem, ToolprepError } from '../shared/build/problems.js';
-import {
-  EXPLAIN_MILLISECONDS,
-  type ExplainOptions,
-  type Explanation,
-  explainTools,
-  passHolds,
-  type ToolPass,
-} from './explain.js';
-import { type GenerateOptions, type Generation, generateProject, loadContracts } from './generate.js';
+import type { ExplainOptions, Explanation, ToolPass } from './explain.js';
+import type { GenerateOptions, Generation } from './generate.js';
 import { type Project, resolveProject } from './project.js';
-import { createGeneratorState, type GeneratorState, stateEntries } from './state.js';
+import { recordedRun } from './run-record.js';
+import { cacheFor, createGeneratorState, type GeneratorState, stateEntries } from './state.js';
 
 export interface GeneratorContextOptions extends GenerateOptions {
   /** Write nothing; report stale committed files instead (for CI builds). Default false. */
@@ -99,7 +94,10 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
     const fingerprint = fingerprintOf(project);
     if (fingerprint === lastFingerprint)
       return outcome({ ran: false, problems: [], warnings: [], written: [] });
-    generation = await generateProject(project, state, options);
+    // Discovery, loading and preparing are imported only when the last run's record does not hold.
+    generation =
+      recordedGeneration(project, state, options, started) ??
+      (await (await import('./generate.js')).generateProject(project, state, options));
     lastFingerprint = fingerprint;
     contractFiles = generation.contractFiles.map((file) => path.resolve(root, file));
     const base = {
@@ -113,6 +111,7 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
     if (generation.problems.length > 0 || !generation.manifest) return outcome({ ...base, written: [] });
     if (options.check) {
       const manifest = { path: project.config.manifest, value: generation.manifest };
+      const { compareWithDisk } = await import('../emit/compare.js');
       return outcome({
         ...base,
         written: [],
@@ -124,6 +123,9 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
     return outcome({ ...base, written });
   };
   const explainOnce = async (options: ExplainOptions): Promise<Explanation> => {
+    const { EXPLAIN_MILLISECONDS, explainTools, passHolds } = await import('./explain.js');
+    const { loadContracts } = await import('./generate.js');
+    // The pass's own time: the modules it needs are loaded as a generation loads them.
     const started = performance.now();
     const milliseconds = options.milliseconds ?? EXPLAIN_MILLISECONDS;
     const key = JSON.stringify([milliseconds, Boolean(options.prove)]);
@@ -194,6 +196,24 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
     },
     stateEntries: () => stateEntries(state),
   };
+}
+
+/**
+ * The generation the last recorded run made, when this process has discovered nothing yet and
+ * every file that run read and wrote is as it was: neither ts-morph nor a contract is loaded.
+ * See docs/decisions/0056-a-run-where-nothing-changed.md.
+ */
+function recordedGeneration(
+  project: Project,
+  state: GeneratorState,
+  options: GenerateOptions,
+  started: number,
+): Generation | undefined {
+  if (options.cache === false || state.discovery.size > 0) return undefined;
+  const recorded = recordedRun(project, cacheFor(state, project, prepareExtension(project.config.extend)));
+  if (!recorded) return undefined;
+  const stats = { ...recorded.stats, fromCache: recorded.contractFiles.length };
+  return { ...recorded, problems: [], stats: { ...stats, milliseconds: performance.now() - started } };
 }
 
 /** The source files and the config file, with their stamps: equal when nothing was touched. */

@@ -17,8 +17,17 @@ const PROTO = '__proto__';
 /** No field name has a NUL in it: Ajv reads this name where the document and the value say `__proto__`. */
 const STAND_IN = '\u0000__proto__';
 
-/** Formats are annotations to a model (the parser decides them); the checks are about structure. */
-const OPTIONS = { strict: false, validateFormats: false, ownProperties: true } as const;
+/**
+ * Formats are annotations to a model (the parser decides them); the checks are about structure.
+ * Each validator checks a few dozen values, so compiling is most of its cost: Ajv's pass that
+ * optimises the generated code is skipped.
+ */
+const OPTIONS = {
+  strict: false,
+  validateFormats: false,
+  ownProperties: true,
+  code: { optimize: false },
+} as const;
 let validators: { draft2020: Ajv2020; draft07: Ajv } | undefined;
 
 /** What a validator says of the last value it refused: Ajv's errors, with `__proto__` named as it is. */

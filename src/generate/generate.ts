@@ -1,9 +1,10 @@
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { prepareSettingsOf, type ResolvedToolprepConfig } from '../config/options.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ToolContract } from '../contract/types.js';
 import { type ContractRef, findContracts } from '../discover/find-contracts.js';
-import { groupFolderDescription } from '../discover/group-folders.js';
+import { GROUP_INDEX_FILES, groupFolderDescription } from '../discover/group-folders.js';
 import { byName, emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
 import type { GeneratedFile } from '../emit/write-files.js';
@@ -19,6 +20,7 @@ import { arrangeSurface } from '../prepare/surface-arrangement.js';
 import { plural } from '../shared/build/plural.js';
 import type { Problem } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
+import type { PreparedCache } from './cache.js';
 import { explainTool, type ToolPass } from './explain.js';
 import {
   budgetFoundStrictRequests,
@@ -29,6 +31,7 @@ import {
   prepareFile,
 } from './prepare-files.js';
 import { type Project, type ProjectOptions, resolveProject } from './project.js';
+import { recordRun } from './run-record.js';
 import { cacheFor, createGeneratorState, endGeneration, type GeneratorState } from './state.js';
 import { turnOneOverruns } from './turn-one-budget.js';
 import { zodVersionProblems } from './zod-version.js';
@@ -183,6 +186,7 @@ export async function generateProject(
   const planned = budgetFoundStrictRequests(found, config);
   found.splice(0, found.length, ...planned.tools);
   warnings.push(...planned.warnings);
+  const groupFolders = new Set<string>();
   const arrangement = arrangeSurface(
     found.map((tool) => ({
       ...tool,
@@ -191,7 +195,10 @@ export async function generateProject(
       line: tool.ref.line,
     })),
     config,
-    (folder) => groupFolderDescription(root, folder),
+    (folder) => {
+      groupFolders.add(folder);
+      return groupFolderDescription(root, folder);
+    },
   );
   found.forEach((tool, index) => {
     found[index] = { ...tool, prepared: arrangement.tools[index] as PreparedTool };
@@ -270,18 +277,41 @@ export async function generateProject(
     state.moduleTexts,
   );
   endGeneration(state);
-  return {
+  const generated = {
     files: [
       { path: config.manifest, text: manifestText },
       { path: config.module, text: moduleText },
     ],
     manifest,
     contractFiles,
-    problems,
     warnings,
     tools,
     stats,
   };
+  // Once per state: a record stays true of its inputs, and watch mode need not write it on each edit.
+  if (cache && !state.recorded) {
+    recordRun(project, cache, generated, runInputs(project, state, cache, groupFolders));
+    state.recorded = true;
+  }
+  return { ...generated, problems };
+}
+
+/** Every file a generation read: the sources, the barrels discovery consulted, the contracts' inputs, group indexes. */
+function runInputs(
+  project: Project,
+  state: GeneratorState,
+  cache: PreparedCache,
+  groupFolders: ReadonlySet<string>,
+): string[] {
+  const consulted = project.files.flatMap(
+    (file) => state.discovery.get(file)?.consulted.map((barrel) => barrel.file) ?? [],
+  );
+  const indexes = [...groupFolders].flatMap((folder) =>
+    GROUP_INDEX_FILES.map((name) => path.join(folder, name)),
+  );
+  return [...project.files, ...consulted, ...indexes]
+    .map((file) => projectPath(project.root, file))
+    .concat(cache.inputFiles());
 }
 
 /**

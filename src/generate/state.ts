@@ -26,6 +26,8 @@ export interface GeneratorState extends ConfigMemo {
   readonly moduleTexts: ModuleTexts;
   /** What the project's MCP SDK answered first, by the files and versions it came from. */
   handshake?: HandshakeMemo;
+  /** Whether a generation of this state wrote the run record (docs/decisions/0056). */
+  recorded?: boolean;
 }
 
 export function createGeneratorState(): GeneratorState {

@@ -49,6 +49,11 @@ export async function captureProjectHandshake(
   return { handshake, memo: { key, handshake } };
 }
 
+/** What identifies the capture the project's MCP SDK makes, or none without the SDK. */
+export function handshakeKey(root: string): string | undefined {
+  return locate(root)?.key;
+}
+
 /** The project's `toolprep/mcp/server` and what identifies the capture it makes, if it has the SDK. */
 function locate(root: string): { serverModule: string; key: string } | undefined {
   try {

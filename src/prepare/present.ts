@@ -14,8 +14,27 @@ export function presentSchema(
   dialect: Dialect,
   io: 'input' | 'output',
 ): Conversion {
+  // A generation converts each part for its tool, then again for the explain pass: once is enough.
+  const memo = typeof schema === 'object' && schema !== null ? conversions.get(schema) : undefined;
+  const key = `${dialect} ${io}`;
+  const known = memo?.get(key);
+  if (known) return known;
   const { document, unrepresentable } = builder.convert(schema, { dialect, io });
-  return { document: hoistRecursiveRoot(document, dialect), unrepresentable };
+  const conversion = deepFrozen({ document: hoistRecursiveRoot(document, dialect), unrepresentable });
+  if (typeof schema === 'object' && schema !== null)
+    conversions.set(schema, (memo ?? new Map()).set(key, conversion));
+  return conversion;
+}
+
+/** Conversions by schema identity (a contract's schemas live as long as its loaded module). */
+const conversions = new WeakMap<object, Map<string, Conversion>>();
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFrozen(child);
+  }
+  return value;
 }
 
 const ROOT_DEFINITION = '__root';

@@ -1,0 +1,105 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { CLI, copyFixture, type FixtureProject } from '../support/fixture-project.js';
+
+// Several CLI processes a test, each several seconds on a busy machine.
+vi.setConfig({ testTimeout: 180_000 });
+
+const projects: FixtureProject[] = [];
+afterEach(() => {
+  for (const copy of projects.splice(0)) copy.remove();
+});
+
+/** Says, as the process exits, which CommonJS modules it loaded (ts-morph and TypeScript are such). */
+const PRELOAD = `const { writeFileSync } = require('node:fs');
+process.on('exit', () => writeFileSync(process.env.LOADED_REPORT, JSON.stringify(Object.keys(require.cache))));
+`;
+
+/** A contract that says when it is evaluated: the one observable way to know a contract was loaded. */
+const MARKED_CONTRACT = `import { appendFileSync } from 'node:fs';
+import { defineTool } from 'toolprep';
+import { z } from 'zod';
+
+appendFileSync(process.env.CONTRACT_MARKER as string, 'evaluated\\n');
+
+/** Mark a note as read. */
+export const markRead = defineTool({ input: z.object({ id: z.string() }) });
+`;
+
+/** A project whose contract evaluations and loaded modules each CLI run reports. */
+function observedProject() {
+  const fixture = copyFixture('project');
+  projects.push(fixture);
+  fixture.write('src/tools/marked.ts', MARKED_CONTRACT);
+  fixture.write('preload.cjs', PRELOAD);
+  const marker = path.join(fixture.dir, 'evaluated.log');
+  const report = path.join(fixture.dir, 'loaded.json');
+  const generate = () => {
+    const result = spawnSync(process.execPath, ['--require', './preload.cjs', CLI, 'generate'], {
+      cwd: fixture.dir,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', CONTRACT_MARKER: marker, LOADED_REPORT: report },
+    });
+    const loaded = JSON.parse(readFileSync(report, 'utf8')) as string[];
+    return {
+      status: result.status,
+      stdout: result.stdout,
+      evaluations: existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').length - 1 : 0,
+      loadedTsMorph: loaded.some((file) => /[\\/]ts-morph[\\/]|[\\/]@ts-morph[\\/]/.test(file)),
+    };
+  };
+  return { fixture, generate };
+}
+
+const OUTPUTS = ['toolprep.manifest.json', 'src/toolprep.gen.ts'];
+
+describe('a run where nothing changed', () => {
+  test('loads neither ts-morph nor any contract, and reports and writes what the last run did', () => {
+    const { fixture, generate } = observedProject();
+    const cold = generate();
+    expect(cold.status).toBe(0);
+    // The observations work: the cold run parsed with ts-morph and evaluated the contract once.
+    expect(cold).toMatchObject({ evaluations: 1, loadedTsMorph: true });
+    const bytes = OUTPUTS.map((file) => fixture.read(file));
+
+    const again = generate();
+    expect(again).toMatchObject({ status: 0, evaluations: 1, loadedTsMorph: false });
+    expect(again.stdout).toMatch(
+      /11 files scanned, 9 tools found \(6 files from cache\) in \d+ ms; the files were up to date/,
+    );
+    expect(OUTPUTS.map((file) => fixture.read(file))).toEqual(bytes);
+  });
+
+  test('any file the last run read or wrote that changed makes a full run', () => {
+    const { fixture, generate } = observedProject();
+    generate();
+    const bytes = OUTPUTS.map((file) => fixture.read(file));
+
+    // An output edited by hand: discovered again, and written back.
+    fixture.write('toolprep.manifest.json', '{}\n');
+    expect(generate()).toMatchObject({ status: 0, loadedTsMorph: true });
+    expect(OUTPUTS.map((file) => fixture.read(file))).toEqual(bytes);
+    expect(generate().loadedTsMorph).toBe(false);
+
+    // A file outside include that a contract imports: its contract file is loaded again.
+    const paths = path.join(fixture.dir, 'src/lib/paths.ts');
+    writeFileSync(
+      paths,
+      readFileSync(paths, 'utf8').replace('A path, or a list of paths', 'One path or several'),
+    );
+    const changed = generate();
+    expect(changed).toMatchObject({ status: 0, loadedTsMorph: true });
+    expect(fixture.read('toolprep.manifest.json')).toContain('One path or several');
+    expect(generate().loadedTsMorph).toBe(false);
+
+    // The contract itself: evaluated again.
+    fixture.write(
+      'src/tools/marked.ts',
+      MARKED_CONTRACT.replace('Mark a note as read.', 'Mark a note read.'),
+    );
+    expect(generate()).toMatchObject({ status: 0, evaluations: 2, loadedTsMorph: true });
+    expect(fixture.read('toolprep.manifest.json')).toContain('Mark a note read.');
+  });
+});
