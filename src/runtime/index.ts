@@ -12,6 +12,7 @@ export {
   createToolRuntime,
   type ExtensionKeys,
   type ProtocolError,
+  runtimeFor,
   type ToolError,
   type ToolErrorCode,
   type ToolHandler,
@@ -21,3 +22,4 @@ export {
   type ToolRuntimeOptions,
 } from './runner.js';
 export { type FoundTool, type SearchToolsOptions, searchTools } from './search.js';
+export { type Audience, type Caller, isVisibleTo, visibleTools } from './visibility.js';

@@ -39,6 +39,8 @@ export type {
   ToolIssue,
 } from './call-types.js';
 
+import { type Audience, joinAudiences, visibleTools } from './visibility.js';
+
 // biome-ignore lint/suspicious/noExplicitAny: the extension values are whatever the schema parses to.
 export interface ToolRuntimeOptions<ExtensionValues = any> {
   readonly handlers: { readonly [name: string]: ToolHandler };
@@ -56,8 +58,11 @@ export interface ToolRuntimeOptions<ExtensionValues = any> {
 }
 
 export interface ToolRuntime {
-  /** The prepared tools, frozen: what `tools/list` shows, computed at build time. */
-  list(): readonly PreparedTool[];
+  /**
+   * The prepared tools, frozen: what `tools/list` shows, computed at build time; given an audience,
+   * those it sees (`isVisibleTo`).
+   */
+  list(audience?: Audience): readonly PreparedTool[];
   /**
    * Repairs the arguments by the plan, runs the contract's parsers once, then the handler. A call
    * through a provider profile (`{ profile: 'openai-strict' }`, as the provider surfaces make)
@@ -84,6 +89,8 @@ export interface ToolRuntime {
 export interface CallOptions {
   /** The profile whose document the model was shown: one the tools were prepared for. */
   readonly profile?: ProfileName;
+  /** Who calls: a tool it does not see is refused as an unknown one, before anything of it loads. */
+  readonly audience?: Audience;
 }
 
 export function createToolRuntime<ExtensionValues>(
@@ -136,14 +143,17 @@ export function createToolRuntime<ExtensionValues>(
   };
 
   return {
-    list: () => listed,
+    list: (audience) =>
+      audience === undefined
+        ? listed
+        : Object.freeze([...visibleTools(tools, audience), ...listed.slice(tools.length)]),
     ...(toolSet.handshake ? { handshake: toolSet.handshake } : {}),
     ...(toolSet.groups ? { groups: toolSet.groups } : {}),
-    async call(name, args, context, { profile } = {}) {
+    async call(name, args, context, { profile, audience } = {}) {
       if (isSearch(name)) return searchCall(name, args, context, profile);
       const call = startCall(name, args, context);
       try {
-        const parsed = await parsedCall(served, call, profile);
+        const parsed = await parsedCall(served, call, profile, audience);
         if (parsed instanceof Failure) return fail(hooks, call, parsed);
         announce(hooks, call);
         call.step = 'handler';
@@ -158,7 +168,7 @@ export function createToolRuntime<ExtensionValues>(
         return fail(hooks, call, await thrownFailure(call, cause));
       }
     },
-    async check(name, args, context, { profile } = {}) {
+    async check(name, args, context, { profile, audience } = {}) {
       if (isSearch(name)) {
         const answer = await answerSearch(args, profile);
         if (answer instanceof Failure) return fail(hooks, startCall(name, args, context), answer);
@@ -166,7 +176,7 @@ export function createToolRuntime<ExtensionValues>(
       }
       const call = startCall(name, args, context);
       try {
-        const parsed = await parsedCall(served, call, profile);
+        const parsed = await parsedCall(served, call, profile, audience);
         if (parsed instanceof Failure) return fail(hooks, call, parsed);
         return { ok: true, value: parsed.repaired };
       } catch (cause) {
@@ -184,8 +194,9 @@ async function parsedCall(
   served: Served,
   call: CallState,
   profile: ProfileName | undefined,
+  audience: Audience | undefined,
 ): Promise<Failure | { loaded: LoadedTool; repaired: Record<string, unknown>; args: object }> {
-  const tool = resolveTool(served, call.tool);
+  const tool = resolveTool(served, call.tool, audience);
   if (tool instanceof Failure) return tool;
   call.step = 'load';
   const loading = loadTool(served, tool, profile);
@@ -229,4 +240,23 @@ function checkCoverage(
     problems.push(`extension keys [${prepared}] prepared, [${given}] given: pass the config's extend schema`);
   if (problems.length > 0) throw new Error(`[toolprep] ${problems.join('\n[toolprep] ')}`);
   return prepared;
+}
+
+/**
+ * The runtime as an audience sees it: its list, and its calls refused as unknown for the tools the
+ * audience does not see. Every surface takes it in place of the runtime (`openaiChatTools(
+ * runtimeFor(runtime, { caller }))`), and a surface that shows tools to a model adds `model` itself.
+ */
+export function runtimeFor(runtime: ToolRuntime, audience: Audience): ToolRuntime {
+  return {
+    ...runtime,
+    list: (more) => runtime.list(joinAudiences(audience, more)),
+    call: (name, args, context, options) =>
+      runtime.call(name, args, context, { ...options, audience: joinAudiences(audience, options?.audience) }),
+    check: (name, args, context, options) =>
+      runtime.check(name, args, context, {
+        ...options,
+        audience: joinAudiences(audience, options?.audience),
+      }),
+  };
 }
