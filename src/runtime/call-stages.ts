@@ -19,6 +19,7 @@ import type { ExtensionKeys, ToolHandler, ToolIssue } from './call-types.js';
 import { readHandlerValue } from './handler-value.js';
 import { CoercionRefusal, tooDeep } from './json-text.js';
 import { PLAN_WALK_HELPERS } from './plan-steps.js';
+import { type Audience, isVisibleTo, visibleTools } from './visibility.js';
 
 /**
  * A call's stages, each a plain function that returns its value or a `Failure`: resolve, load,
@@ -55,11 +56,19 @@ export interface LoadedTool {
   readonly acceptsAt?: AcceptsAt;
 }
 
-/** resolve: the tool by its name. */
-export function resolveTool(served: Served, name: string): PreparedTool | Failure {
+/**
+ * resolve: the tool by its name, if the audience sees it. A hidden tool is refused as one there is
+ * not, naming only the tools the audience sees, so that its existence is not told.
+ */
+export function resolveTool(
+  served: Served,
+  name: string,
+  audience: Audience | undefined,
+): PreparedTool | Failure {
   const tool = served.byName.get(name);
-  if (tool) return tool;
-  const known = served.tools.map((candidate) => candidate.name).join(', ');
+  if (tool && (audience === undefined || isVisibleTo(tool, audience))) return tool;
+  const shown = audience === undefined ? served.tools : visibleTools(served.tools, audience);
+  const known = shown.map((candidate) => candidate.name).join(', ');
   return failure('UNKNOWN_TOOL', `Unknown tool "${name}". Available tools: ${known}.`);
 }
 

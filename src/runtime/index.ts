@@ -11,6 +11,7 @@ export {
   createToolRuntime,
   type ExtensionKeys,
   type ProtocolError,
+  runtimeFor,
   type ToolError,
   type ToolErrorCode,
   type ToolHandler,
@@ -20,3 +21,4 @@ export {
   type ToolRuntimeOptions,
 } from './runner.js';
 export { type FoundTool, type SearchToolsOptions, searchTools } from './search.js';
+export { type Audience, type Caller, isVisibleTo, visibleTools } from './visibility.js';

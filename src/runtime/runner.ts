@@ -18,6 +18,8 @@ export type {
   ToolIssue,
 } from './call-types.js';
 
+import { type Audience, joinAudiences, visibleTools } from './visibility.js';
+
 // biome-ignore lint/suspicious/noExplicitAny: the extension values are whatever the schema parses to.
 export interface ToolRuntimeOptions<ExtensionValues = any> {
   readonly handlers: { readonly [name: string]: ToolHandler };
@@ -33,8 +35,11 @@ export interface ToolRuntimeOptions<ExtensionValues = any> {
 }
 
 export interface ToolRuntime {
-  /** The prepared tools, frozen: what `tools/list` shows, computed at build time. */
-  list(): readonly PreparedTool[];
+  /**
+   * The prepared tools, frozen: what `tools/list` shows, computed at build time; given an audience,
+   * those it sees (`isVisibleTo`).
+   */
+  list(audience?: Audience): readonly PreparedTool[];
   /**
    * Repairs the arguments by the plan, runs the contract's parsers once, then the handler. A call
    * through a provider profile (`{ profile: 'openai-strict' }`, as the provider surfaces make)
@@ -61,6 +66,8 @@ export interface ToolRuntime {
 export interface CallOptions {
   /** The profile whose document the model was shown: one the tools were prepared for. */
   readonly profile?: ProfileName;
+  /** Who calls: a tool it does not see is refused as an unknown one, before anything of it loads. */
+  readonly audience?: Audience;
 }
 
 export function createToolRuntime<ExtensionValues>(
@@ -103,7 +110,10 @@ export function createToolRuntime<ExtensionValues>(
   const listed = searchTool ? Object.freeze([...tools, searchTool]) : tools;
 
   return {
-    list: () => listed,
+    list: (audience) =>
+      audience === undefined
+        ? listed
+        : Object.freeze([...visibleTools(tools, audience), ...listed.slice(tools.length)]),
     ...(toolSet.handshake ? { handshake: toolSet.handshake } : {}),
     ...(toolSet.groups ? { groups: toolSet.groups } : {}),
     async call(name, args, context, options) {
@@ -139,4 +149,23 @@ function checkCoverage(
     problems.push(`extension keys [${prepared}] prepared, [${given}] given: pass the config's extend schema`);
   if (problems.length > 0) throw new Error(`[toolprep] ${problems.join('\n[toolprep] ')}`);
   return prepared;
+}
+
+/**
+ * The runtime as an audience sees it: its list, and its calls refused as unknown for the tools the
+ * audience does not see. Every surface takes it in place of the runtime (`openaiChatTools(
+ * runtimeFor(runtime, { caller }))`), and a surface that shows tools to a model adds `model` itself.
+ */
+export function runtimeFor(runtime: ToolRuntime, audience: Audience): ToolRuntime {
+  return {
+    ...runtime,
+    list: (more) => runtime.list(joinAudiences(audience, more)),
+    call: (name, args, context, options) =>
+      runtime.call(name, args, context, { ...options, audience: joinAudiences(audience, options?.audience) }),
+    check: (name, args, context, options) =>
+      runtime.check(name, args, context, {
+        ...options,
+        audience: joinAudiences(audience, options?.audience),
+      }),
+  };
 }

@@ -24,6 +24,7 @@ import {
 import type { ToolHooks } from './call-types.js';
 import { reportFailures } from './failure-report.js';
 import type { ToolRuntime } from './runner.js';
+import type { Audience } from './visibility.js';
 
 /** A runtime's `call` and `check`: loaded on its first call, so that listing the tools needs none of it. */
 export type ToolCalls = Pick<ToolRuntime, 'call' | 'check'>;
@@ -53,11 +54,11 @@ export function createToolCalls(
   };
 
   return {
-    async call(name, args, context, { profile } = {}) {
+    async call(name, args, context, { profile, audience } = {}) {
       if (isSearch(name)) return searchCall(name, args, context, profile);
       const call = startCall(name, args, context);
       try {
-        const parsed = await parsedCall(served, call, profile);
+        const parsed = await parsedCall(served, call, profile, audience);
         if (parsed instanceof Failure) return fail(hooks, call, parsed);
         announce(hooks, call);
         call.step = 'handler';
@@ -72,7 +73,7 @@ export function createToolCalls(
         return fail(hooks, call, await thrownFailure(call, cause));
       }
     },
-    async check(name, args, context, { profile } = {}) {
+    async check(name, args, context, { profile, audience } = {}) {
       if (isSearch(name)) {
         const answer = await answerSearch(args, profile);
         if (answer instanceof Failure) return fail(hooks, startCall(name, args, context), answer);
@@ -80,7 +81,7 @@ export function createToolCalls(
       }
       const call = startCall(name, args, context);
       try {
-        const parsed = await parsedCall(served, call, profile);
+        const parsed = await parsedCall(served, call, profile, audience);
         if (parsed instanceof Failure) return fail(hooks, call, parsed);
         return { ok: true, value: parsed.repaired };
       } catch (cause) {
@@ -98,8 +99,9 @@ async function parsedCall(
   served: Served,
   call: CallState,
   profile: ProfileName | undefined,
+  audience: Audience | undefined,
 ): Promise<Failure | { loaded: LoadedTool; repaired: Record<string, unknown>; args: object }> {
-  const tool = resolveTool(served, call.tool);
+  const tool = resolveTool(served, call.tool, audience);
   if (tool instanceof Failure) return tool;
   call.step = 'load';
   const loading = loadTool(served, tool, profile);

@@ -1,7 +1,8 @@
 import * as aiSdk from 'ai';
 import { jsonSchema, type ToolSet, tool } from 'ai';
 import type { ProfileName } from '../manifest/profiles.js';
-import type { ToolError, ToolRuntime } from '../runtime/runner.js';
+import { runtimeFor, type ToolError, type ToolRuntime } from '../runtime/runner.js';
+import type { Caller } from '../runtime/visibility.js';
 import { profileTools, searchToolBeside, sentDeferred } from './profile-call.js';
 import { renderAiOutput } from './tool-content.js';
 
@@ -37,6 +38,11 @@ export interface AiToolsOptions {
    * them by name and description. AI SDK 6 has no deferral: every tool is sent whole.
    */
   readonly deferral?: boolean;
+  /**
+   * Who the agent acts for: only the tools its scopes cover are given to the model, and a call of
+   * another is refused as an unknown tool's. Default: the process itself, every tool.
+   */
+  readonly caller?: Caller;
 }
 
 /** AI SDK 7's `toolSearch()` (AI SDK 6 has none): read off the module, which may be either. */
@@ -52,8 +58,9 @@ const STRICT_PROFILES: readonly ProfileName[] = ['openai-strict', 'anthropic-str
  * `ToolCallError`, which the AI SDK hands to the model as a tool error. On AI SDK 7, the tools the
  * build deferred are found by `toolSearch()`, added beside them.
  */
-export function aiTools(runtime: ToolRuntime, options: AiToolsOptions = {}): ToolSet {
-  const { profile } = options;
+export function aiTools(base: ToolRuntime, options: AiToolsOptions = {}): ToolSet {
+  const { profile, caller } = options;
+  const runtime = runtimeFor(base, { ...(caller ? { caller } : {}), model: true });
   const deferral = toolSearch === undefined ? false : options.deferral;
   const tools = profile
     ? profileTools(runtime, profile)

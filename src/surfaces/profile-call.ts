@@ -2,7 +2,11 @@ import { openaiNamespaces } from '../manifest/deferral.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { FallbackProfile, ProfileName } from '../manifest/profiles.js';
 import type { ToolRuntime } from '../runtime/runner.js';
+import type { Audience } from '../runtime/visibility.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
+
+/** The provider surfaces show tools to a model: tools only an app may call are hidden from them. */
+const MODEL: Audience = { model: true };
 
 /** A tool as one profile's surface sends it. */
 export interface ProfileTool {
@@ -16,14 +20,15 @@ export interface ProfileTool {
  * What the provider surfaces share: each prepared tool's document for one profile (a tool prepared
  * without it is refused, by name, when the tools are made; a tool left out of it is not sent), and
  * a call through the runner with that profile's inverse steps, its value for each surface to render
- * (tool-content.ts). With `names`, those tools only, in that order.
+ * (tool-content.ts). With `names`, those tools only, in that order. Only the tools a model may see
+ * are shown and called, and of those only what the runtime's audience sees (`runtimeFor`).
  */
 export function profileTools(
   runtime: ToolRuntime,
   profile: ProfileName,
   names?: readonly string[],
 ): ProfileTool[] {
-  const tools = runtime.list();
+  const tools = runtime.list(MODEL);
   const chosen = names
     ? names.map((name) => {
         const tool = tools.find((candidate) => candidate.name === name);
@@ -121,11 +126,11 @@ export async function callThroughProfile(
     try {
       parsed = args.trim() === '' ? {} : JSON.parse(args);
     } catch {
-      if (runtime.list().some((tool) => tool.name === name))
+      if (runtime.list(MODEL).some((tool) => tool.name === name))
         return { ok: false, text: `The arguments are not JSON: ${args.slice(0, 80)}` };
     }
   }
   // The runner runs the inverse steps of the profile the tool is sent with (its fallback's, where it falls back).
-  const result = await runtime.call(name, parsed, context, { profile });
+  const result = await runtime.call(name, parsed, context, { profile, audience: MODEL });
   return result.ok ? { ok: true, value: result.value } : { ok: false, text: result.error.message };
 }
