@@ -10,6 +10,7 @@ import { checkFindability } from '../generate/findability/check.js';
 import { describeExplanation, describeOutcome } from '../generate/outcome.js';
 import { baselineOf, surfaceReportPage } from '../generate/report.js';
 import { type ListingOrder, surfaceListing } from '../generate/surface-listing.js';
+import { describeAccess } from '../manifest/access-text.js';
 import type { ManifestTool } from '../manifest/manifest.js';
 import { describePlan } from '../manifest/plan-text.js';
 import { plural } from '../shared/build/plural.js';
@@ -149,6 +150,7 @@ function describeTool(tool: ManifestTool, { paint }: Output): string[] {
     ...Object.entries(tool.size.profiles ?? {}).map(([profile, size]) =>
       paint.dim(`  ${profile}: ${size.bytes} bytes · ${size.tokens} tokens`),
     ),
+    ...(tool.access ? [`  access: ${describeAccess(tool.access)}`] : []),
     '',
     '  input',
   ];

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { libraryOf } from '../adapters/libraries.js';
 import type { ContractSchema } from '../contract/schema-types.js';
+import { SCOPE_TOKEN } from '../manifest/prepared-tool.js';
 import { PROFILE_NAMES } from '../manifest/profiles.js';
 import { GROUP_NAME } from '../manifest/tool-set.js';
 import { type Problem, ToolprepError } from '../shared/build/problems.js';
@@ -129,6 +130,28 @@ const optionsObject = z.strictObject({
       deferred: z.array(z.string().min(1)).default([]),
     })
     .prefault({}),
+  /**
+   * Who may see and call which tools where callers authenticate (docs/reference/configuration.md), by tool
+   * name, pattern or `group:<name>`: `public` tools are open to callers without a token too;
+   * `scopes` adds OAuth scopes a caller's token must carry, beside each contract's `scopes`.
+   */
+  access: z
+    .strictObject({
+      public: z.array(z.string().min(1)).default([]),
+      scopes: z
+        .record(
+          z.string().min(1),
+          z
+            .array(
+              z
+                .string()
+                .regex(SCOPE_TOKEN, 'an OAuth scope token is printable ASCII without a space, " or \\'),
+            )
+            .min(1),
+        )
+        .default({}),
+    })
+    .prefault({}),
   /** Where the manifest is written, relative to the root. */
   manifest: z.string().min(1).default('toolprep.manifest.json'),
   /** Where the generated module is written, relative to the root. */
@@ -232,8 +255,8 @@ export const prepareOptionsSchema = optionsObject.pick({
 });
 export type PrepareSettings = z.output<typeof prepareOptionsSchema>;
 
-/** The options that shape the set a client meets: its groups and what loads on the first turn. */
-export const surfaceOptionsSchema = optionsObject.pick({ groups: true, loading: true });
+/** The options that shape the set a client meets: its groups, what loads on the first turn, who may call what. */
+export const surfaceOptionsSchema = optionsObject.pick({ groups: true, loading: true, access: true });
 
 /** The options of a resolved config that shape each prepared tool, every one of them. */
 export function prepareSettingsOf(config: ResolvedToolprepConfig): PrepareSettings {

@@ -14,6 +14,7 @@ export function defineTool<
   if (definition.annotations) contract.annotations = Object.freeze({ ...definition.annotations });
   if (definition.meta) contract.meta = Object.freeze({ ...definition.meta });
   if (Array.isArray(definition.icons)) contract.icons = Object.freeze([...definition.icons]);
+  if (Array.isArray(definition.scopes)) contract.scopes = Object.freeze([...definition.scopes]);
   if (typeof definition.profiles === 'object' && definition.profiles !== null)
     contract.profiles = Object.freeze({ ...definition.profiles });
   if (typeof definition.task === 'object' && definition.task !== null)

@@ -131,6 +131,12 @@ export interface ToolDefinition<
    * `toolprep check` proves each client's tool search finds the tool for each of them.
    */
   intents?: readonly string[];
+  /**
+   * The OAuth scopes a caller's token must all carry to see and call the tool where callers
+   * authenticate (`notes:read`); the config's `access` may add more. Absent: every authenticated
+   * caller. On stdio, and on a surface given no caller, the caller is the process: every tool.
+   */
+  scopes?: readonly string[];
 }
 
 /** Every key `defineTool` takes: the build refuses any other by name (check-contract.ts). */
@@ -151,6 +157,7 @@ export const TOOL_DEFINITION_KEYS = [
   'loading',
   'searchHint',
   'intents',
+  'scopes',
 ] as const satisfies readonly (keyof ToolDefinition)[];
 // A key of ToolDefinition missing from the list would be refused by the build: this fails to compile instead.
 const everyKeyListed: Exclude<keyof ToolDefinition, (typeof TOOL_DEFINITION_KEYS)[number]> extends never

@@ -1,3 +1,4 @@
+import { describeAccess } from '../manifest/access-text.js';
 import type { Manifest, ManifestTool } from '../manifest/manifest.js';
 import { describePlan } from '../manifest/plan-text.js';
 import { fieldRows } from '../shared/json-schema/schema-text.js';
@@ -160,7 +161,7 @@ function toolSection(tool: ManifestTool, findings: readonly ReportFinding[], ope
   return `<article class="tool" id="${anchor(tool.name)}" data-tool="${html(tool.name)}" data-tokens="${tool.size.tokens}">
 <h2>${html(tool.name)}</h2>
 <p class="description">${html(tool.description)}</p>
-<p class="meta"><code>${html(tool.source)}</code> · ${sizes.map(html).join(' · ')}${tool.groups ? ` · in ${tool.groups.map(html).join(', ')}` : ''}${tool.loading === 'deferred' ? ' · deferred' : ''}</p>
+<p class="meta"><code>${html(tool.source)}</code> · ${sizes.map(html).join(' · ')}${tool.groups ? ` · in ${tool.groups.map(html).join(', ')}` : ''}${tool.loading === 'deferred' ? ' · deferred' : ''}${tool.access ? ` · ${html(describeAccess(tool.access))}` : ''}</p>
 <details class="body"${open ? ' open' : ''}><summary>the tool as a model sees it, its plan and its documents</summary>
 <h3>As a model sees it</h3>
 ${fieldsTable(tool.inputSchema.mcp)}

@@ -1,4 +1,5 @@
 import { REPEATED_SHOWN, repeatedTexts } from '../emit/repeated-text.js';
+import { describeAccess } from '../manifest/access-text.js';
 import type { Manifest, ManifestTool, Size } from '../manifest/manifest.js';
 import { plural } from '../shared/build/plural.js';
 import { profileChoicePhrases } from './outcome.js';
@@ -21,7 +22,8 @@ export function surfaceListing(manifest: Manifest, order: ListingOrder = 'name')
   const toolLine = (tool: ManifestTool, indent: string): string => {
     const deferred = tool.loading === 'deferred' ? '  deferred' : '';
     const also = (tool.groups?.length ?? 0) > 1 ? `  groups: ${tool.groups?.join(', ')}` : '';
-    return `${indent}${tool.name.padEnd(NAME_WIDTH - indent.length)} ${tokens(tool.size.tokens)}${deferred}  ${tool.source}${also}`;
+    const access = tool.access ? `  ${describeAccess(tool.access)}` : '';
+    return `${indent}${tool.name.padEnd(NAME_WIDTH - indent.length)} ${tokens(tool.size.tokens)}${deferred}  ${tool.source}${also}${access}`;
   };
   const groups = manifest.groups ?? [];
   if (groups.length === 0) for (const tool of sorted(manifest.tools)) lines.push(toolLine(tool, ''));

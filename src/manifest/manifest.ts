@@ -7,9 +7,10 @@ import type { ProfileName } from './profiles.js';
  * own keys), and the extension keys are recorded. Format 3: provider profiles' documents, and the
  * inverse steps their calls run in the plan. Format 4: a plan that defers a check says so
  * (`defers`), and the runtime reads that instead of searching the plan, so a plan of format 3
- * would be misread. docs/reference/manifest.md describes it.
+ * would be misread. Format 5: a tool's `access`, which a runtime of format 4 would not read and so
+ * would show a scoped tool to every caller. docs/reference/manifest.md describes it.
  */
-export const MANIFEST_FORMAT = 4;
+export const MANIFEST_FORMAT = 5;
 
 /** Bytes, and tokens as OpenAI's o200k_base encoding counts them. */
 export interface Size {

@@ -88,9 +88,15 @@ export interface PreparedTool {
 export interface ToolAccess {
   /** Open to callers without a token too (from the config's public rules). */
   readonly public?: true;
-  /** OAuth scopes the caller's token must all carry; never beside `public`. */
+  /**
+   * OAuth scopes the caller's token must all carry: the contract's and the config's together,
+   * sorted, each once; never beside `public`.
+   */
   readonly scopes?: readonly string[];
 }
+
+/** An OAuth scope token (RFC 6749 §3.3): printable ASCII but the space, the double quote and the backslash. */
+export const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
 /** A tool's view, as its `_meta.ui` names it. */
 export interface ToolView {

@@ -32,11 +32,12 @@ export function prepareToolSet(
     warn = (problem: Problem) => console.warn(formatProblem(problem)),
     groups,
     loading,
+    access,
     search,
     ...settings
   } = options;
   const resolved = parseOptions(prepareOptionsSchema, settings, 'prepareToolSet options');
-  const surface = parseOptions(surfaceOptionsSchema, { groups, loading }, 'prepareToolSet options');
+  const surface = parseOptions(surfaceOptionsSchema, { groups, loading, access }, 'prepareToolSet options');
   const { extend } = resolved;
   const each = Object.entries(contracts).map(([exportName, contract]) => ({
     contract,

@@ -10,6 +10,7 @@ import { formatProblem, type Problem, ToolprepError } from '../shared/build/prob
 import { definitionsOf } from '../shared/json-schema/definitions.js';
 import { unionMembers } from '../shared/json-schema/kinds.js';
 import { isSchemaObject, type JsonSchema } from '../shared/json-schema/schema.js';
+import { contractAccessOf } from './access.js';
 import { checkContract } from './check-contract.js';
 import { compilePlan, type InverseSteps, type PlanRoot } from './compile-plan.js';
 import { flattenUnions, mergeRootUnion } from './flatten.js';
@@ -129,6 +130,7 @@ export function prepareTool(
   const mcp = annotateHeaders(presentInput(DIALECTS.mcp), contractFields.headers, tool, problems);
   const mcpHeaders = collectHeaders(mcp, tool, problems);
   const task = taskPolicyOf(tool, contractFields.task, contractFields.annotations, problems);
+  const access = contractAccessOf(tool, contractFields.scopes, problems);
   const inputSchema = { mcp, agent: presentInput(DIALECTS.agent) };
   const paramsKeys = params?.builder.runtime.keysOf(params.schema);
   const declared = declaredChoicesOf(tool, contractFields.profiles, settings, problems);
@@ -179,6 +181,7 @@ export function prepareTool(
     ...optional('meta', contractFields.meta),
     ...optional('mcpHeaders', mcpHeaders.length > 0 ? mcpHeaders : undefined),
     ...optional('task', task),
+    ...optional('access', access),
     plan: compilePlan(roots, {
       inverse: inverseStepsToCompile(settings.profiles),
       repairs: settings.repairs,

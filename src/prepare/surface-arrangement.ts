@@ -4,6 +4,7 @@ import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { GROUP_NAME, type ToolGroup } from '../manifest/tool-set.js';
 import { deepFreeze, digestOf } from '../shared/build/canonical-json.js';
 import type { Problem } from '../shared/build/problems.js';
+import { applyAccessRules } from './access.js';
 import { namespaceSizeWarnings } from './openai-namespaces.js';
 import { matchingEntry, namePattern } from './profiles/choices.js';
 
@@ -26,10 +27,10 @@ export interface ArrangeableTool {
   readonly line?: number;
 }
 
-export type SurfaceSettings = Pick<ResolvedToolprepConfig, 'groups' | 'loading'>;
+export type SurfaceSettings = Pick<ResolvedToolprepConfig, 'groups' | 'loading' | 'access'>;
 
 export interface SurfaceArrangement {
-  /** The tools in the order given, each with its groups and loading; the same object when unchanged. */
+  /** The tools in the order given, each with its groups, loading and access; the same object when unchanged. */
   readonly tools: readonly PreparedTool[];
   /** The groups, by name; none when the project has none. */
   readonly groups: readonly ToolGroup[];
@@ -60,8 +61,9 @@ function folderGroupOf(file: string): { readonly group: string; readonly folder:
 
 /**
  * The surface a client meets, decided over the whole set once every tool is prepared: each tool's
- * groups (its own: the contract's `group`, else its folder's; then those the config adds) and
- * whether it is loaded on the first turn (docs/guide/large-tool-sets.md). `describeFolder` gives a
+ * groups (its own: the contract's `group`, else its folder's; then those the config adds),
+ * whether it is loaded on the first turn (docs/guide/large-tool-sets.md), and who may call it
+ * (the contract's `scopes` with the config's `access`, which may name groups). `describeFolder` gives a
  * group folder's description (its `index.ts` doc comment) for a group the config does not describe.
  */
 export function arrangeSurface(
@@ -160,15 +162,30 @@ export function arrangeSurface(
   });
 
   const loadingOf = loadingDecider(tools, settings.loading, problems, warnings);
+  const accessOf = applyAccessRules(
+    tools.map(({ prepared, file, line }, index) => ({
+      name: prepared.name,
+      groups: groupsOf[index] as string[],
+      ...(prepared.access ? { access: prepared.access } : {}),
+      ...(file === undefined ? {} : { file }),
+      ...(line === undefined ? {} : { line }),
+    })),
+    settings.access,
+    problems,
+    warnings,
+  );
   const arranged = tools.map((tool, index) => {
     const groups = groupsOf[index] as string[];
     const loading = loadingOf(tool);
-    if (groups.length === 0 && loading === 'eager') return tool.prepared;
-    const { digest: _digest, ...rest } = tool.prepared;
+    const access = accessOf[index];
+    const sameAccess = JSON.stringify(access) === JSON.stringify(tool.prepared.access);
+    if (groups.length === 0 && loading === 'eager' && sameAccess) return tool.prepared;
+    const { digest: _digest, access: _access, ...rest } = tool.prepared;
     const disclosed = {
       ...rest,
       ...(groups.length > 0 ? { groups } : {}),
       ...(loading === 'deferred' ? { loading } : {}),
+      ...(access ? { access } : {}),
     };
     return deepFreeze({ ...disclosed, digest: digestOf(disclosed) });
   });

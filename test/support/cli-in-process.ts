@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { runGenerate } from '../../src/cli/commands.js';
+import { runGenerate, runInspect } from '../../src/cli/commands.js';
 import { createOutput, printError } from '../../src/cli/output.js';
 
 export interface CliResult {
@@ -26,6 +26,19 @@ function collector(): { readonly stream: Writable; text(): string } {
  * start Node and load toolprep each. That a process exits with it is tested by spawning the CLI.
  */
 export async function generateInProcess(root: string): Promise<CliResult> {
+  return runInProcess((context) => runGenerate({ ...context, generateOptions: { root, cache: true } }));
+}
+
+/** `toolprep inspect [name]` in a project, in this process, as `generateInProcess` runs generate. */
+export async function inspectInProcess(root: string, name?: string): Promise<CliResult> {
+  return runInProcess((context) =>
+    runInspect({ ...context, generateOptions: { root, cache: false } }, name, { json: false, sort: 'name' }),
+  );
+}
+
+async function runInProcess(
+  command: (context: { readonly output: ReturnType<typeof createOutput> }) => Promise<number>,
+): Promise<CliResult> {
   const stdout = collector();
   const stderr = collector();
   const output = createOutput(
@@ -35,7 +48,7 @@ export async function generateInProcess(root: string): Promise<CliResult> {
   );
   let status: number;
   try {
-    status = await runGenerate({ output, generateOptions: { root, cache: true } });
+    status = await command({ output });
   } catch (error) {
     printError(output, error);
     status = 1;

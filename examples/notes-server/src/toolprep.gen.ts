@@ -15,7 +15,7 @@ const prepared: readonly PreparedTool[] = JSON.parse("[{\"name\":\"delete_notes\
 
 /** The prepared tools and a lazy loader per tool: pass it to `createToolRuntime`. */
 export const tools: PreparedToolSet = {
-  format: 4,
+  format: 5,
   extensionKeys: [],
   prepared,
   load: {

@@ -29,6 +29,7 @@ export type ProblemCode =
   | 'not-a-schema'
   | 'params-not-object'
   | 'meta-not-object'
+  | 'invalid-scopes'
   // prepare: its schemas
   | 'unrepresentable'
   | 'input-not-object'
@@ -55,6 +56,7 @@ export type ProblemCode =
   | 'group-without-tools'
   | 'group-without-description'
   | 'name-matches-nothing'
+  | 'access-conflict'
   | 'include-matches-nothing'
   | 'zod-unsupported'
   | 'search-tool-name-taken'
