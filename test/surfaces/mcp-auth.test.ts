@@ -38,20 +38,30 @@ const whoCalled = (context: any) =>
 const contracts = {
   status: defineTool({ description: 'Say whether the service is up.', input: z.object({}) }),
   whoami: defineTool({ description: 'Name the caller.', input: z.object({}) }),
-  readNote: defineTool({ description: 'Read a note.', input: z.object({ path: z.string() }) }),
-  writeNote: defineTool({ description: 'Write a note.', input: z.object({ path: z.string() }) }),
-  exportNotes: defineTool({ description: 'Export every note.', input: z.object({}), task: 'optional' }),
+  readNote: defineTool({
+    description: 'Read a note.',
+    input: z.object({ path: z.string() }),
+    scopes: ['notes:read'],
+  }),
+  writeNote: defineTool({
+    description: 'Write a note.',
+    input: z.object({ path: z.string() }),
+    scopes: ['notes:write'],
+  }),
+  exportNotes: defineTool({
+    description: 'Export every note.',
+    input: z.object({}),
+    task: 'optional',
+    scopes: ['notes:read'],
+  }),
 };
-const access: Record<string, { public?: true; scopes?: string[] }> = {
-  status: { public: true },
-  read_note: { scopes: ['notes:read'] },
-  write_note: { scopes: ['notes:write'] },
-  export_notes: { scopes: ['notes:read'] },
-};
+// The contracts name their scopes; `public` is the config's (as the build records it).
 const base = prepareToolSet(contracts);
 const toolSet = {
   ...base,
-  prepared: base.prepared.map((tool) => (access[tool.name] ? { ...tool, access: access[tool.name] } : tool)),
+  prepared: base.prepared.map((tool) =>
+    tool.name === 'status' ? { ...tool, access: { public: true as const } } : tool,
+  ),
 };
 let writes = 0;
 const runtime = createToolRuntime(toolSet, {
