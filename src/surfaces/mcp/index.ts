@@ -5,9 +5,9 @@
  */
 
 export type { McpSessionOptions } from './legacy/sessions.js';
-export type { Caller, WithoutScopes } from './service/caller-views.js';
 export type { ModernOptions, ServingOptions } from './modern/method-table.js';
 export type { TaskServingOptions } from './modern/task-service.js';
+export type { Caller, WithoutScopes } from './service/caller-views.js';
 export type {
   ElicitParams,
   ElicitResult,
