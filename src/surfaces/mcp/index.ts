@@ -7,6 +7,7 @@
 export type { McpSessionOptions } from './legacy/sessions.js';
 export type { ModernOptions, ServingOptions } from './modern/method-table.js';
 export type { TaskServingOptions } from './modern/task-service.js';
+export type { Caller, WithoutScopes } from './service/caller-views.js';
 export type {
   ElicitParams,
   ElicitResult,
@@ -19,6 +20,12 @@ export type {
 } from './service/context.js';
 export type { RequestStateOptions } from './service/request-state.js';
 export type { AttachToolsOptions, McpServerInfo } from './service/tool-service.js';
+export type {
+  JwtAuthOptions,
+  McpAuthOptions,
+  ResourceMetadataOptions,
+  VerifyAuthOptions,
+} from './transport/auth-options.js';
 export type { McpHttpOptions, ModernFeatures } from './transport/http-options.js';
 export { createMcpHttpHandler, serveHttp } from './transport/node-http.js';
 export { type StdioOptions, type StdioServing, serveStdio } from './transport/stdio.js';

@@ -12,7 +12,7 @@ import { toolPages } from './tool-methods.js';
 
 export interface GroupWork {
   /** `tools/list` for a client that declared the extension: the tools no group scopes. */
-  readonly topLevel: ReturnType<typeof toolPages>;
+  readonly topLevel: (request: { readonly id: Id; readonly params: Record<string, unknown> }) => WireAnswer;
   list(id: Id): WireAnswer;
   get(id: Id, name: string): WireAnswer;
 }
@@ -28,8 +28,9 @@ export function groupWork(kit: ServingKit): GroupWork {
     _meta: resultMeta,
   });
   const getTexts = new Map<string, string>();
+  const topLevel = toolServiceOf(catalog.topLevel);
   return {
-    topLevel: toolPages(kit, toolServiceOf(catalog.topLevel)),
+    topLevel: toolPages(kit, () => topLevel),
     list: (id) => ({ status: 200, body: responseText(id, listText) }),
     get(id, name) {
       const group = offered.get(name);

@@ -1,5 +1,6 @@
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import type { OnError } from '../../../shared/run/on-error.js';
+import type { Caller } from '../service/caller-views.js';
 import type { RequestStateOptions, RequestStateSigner } from '../service/request-state.js';
 import type { AttachToolsOptions, ToolService } from '../service/tool-service.js';
 import type { HeaderReader } from '../wire/envelope.js';
@@ -46,8 +47,15 @@ export interface ModernWork {
   run(notify: (message: string) => void, signal: AbortSignal): Promise<WireAnswer>;
 }
 
+/** Who asks: the caller the gate verified (none without `auth`), and the tools it may see and call. */
+export interface Asker {
+  readonly caller?: Caller;
+  /** The runtime as this caller sees it: its `tools/list`, and the only tools it may call. */
+  readonly view: ToolRuntime;
+}
+
 /** A request whose envelope passed its checks, as a row of the method table gets it. */
-interface ModernRequest {
+interface ModernRequest extends Asker {
   readonly id: Id;
   readonly method: string;
   readonly params: Record<string, unknown>;
@@ -63,6 +71,7 @@ export interface MethodRow {
   readonly headerMismatch?: (
     params: Record<string, unknown>,
     header: (name: string) => string | undefined,
+    view: ToolRuntime,
   ) => string | undefined;
   /** Whether toolprep answers this method even where a feature server (`modernFeatures`) is given. */
   readonly alwaysOurs?: boolean;

@@ -7,7 +7,7 @@ import { type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
 import { capabilitiesOf, headerMismatch, META, MODERN_VERSION } from '../wire/envelope.js';
 import { ERRORS, errorAnswer, errorText, idOf, responseText, type WireAnswer } from '../wire/jsonrpc.js';
 import { installGroupMethods } from './group-methods.js';
-import type { MethodTable, ModernOptions, ModernWork, ServingKit } from './method-table.js';
+import type { Asker, MethodTable, ModernOptions, ModernWork, ServingKit } from './method-table.js';
 import { installTaskMethods } from './task-methods.js';
 import { installToolMethods } from './tool-methods.js';
 
@@ -24,9 +24,14 @@ export interface ModernServing {
   yields(method: unknown): boolean;
   /**
    * Checks a message (and, over HTTP, its headers) and returns its answer, or the work that
-   * answers it. Over stdio there are no headers.
+   * answers it. Over stdio there are no headers. Over HTTP with `auth`, `asker` is the verified
+   * caller and the view of the tools it may see (default: every tool, no caller).
    */
-  accept(message: unknown, header?: (name: string) => string | undefined): WireAnswer | ModernWork;
+  accept(
+    message: unknown,
+    header?: (name: string) => string | undefined,
+    asker?: Asker,
+  ): WireAnswer | ModernWork;
 }
 
 export function modernServing(
@@ -59,6 +64,7 @@ export function modernServing(
     }),
     callError: (id, error) => ({ status: 200, body: errorText(id, error) }),
   };
+  const everyone: Asker = { view: runtime };
   const table: MethodTable = new Map();
   installToolMethods(table, kit, supportedVersions);
   installTaskMethods(table, kit);
@@ -66,7 +72,7 @@ export function modernServing(
 
   return {
     yields: (method) => typeof method !== 'string' || table.get(method)?.alwaysOurs !== true,
-    accept(message, header) {
+    accept(message, header, asker = everyone) {
       if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string')
         return errorAnswer(null, ERRORS.invalidRequest, 'Invalid Request: expected one JSON-RPC request');
       const { method } = message;
@@ -84,7 +90,8 @@ export function modernServing(
         );
       const row = table.get(method);
       if (header) {
-        const mismatch = headerMismatch(method, params, header) ?? row?.headerMismatch?.(params, header);
+        const mismatch =
+          headerMismatch(method, params, header) ?? row?.headerMismatch?.(params, header, asker.view);
         if (mismatch) return errorAnswer(id, ERRORS.headerMismatch, `Header mismatch: ${mismatch}`);
       }
       const meta = params._meta;
@@ -126,7 +133,7 @@ export function modernServing(
           `Invalid params: ${META.logLevel} must be one of ${LOGGING_LEVELS.join(', ')}`,
         );
       if (!row) return errorAnswer(id, ERRORS.methodNotFound, `Method not found: ${method}`);
-      return row.answer({ id, method, params, meta, capabilities: capabilitiesOf(meta), header });
+      return row.answer({ id, method, params, meta, capabilities: capabilitiesOf(meta), header, ...asker });
     },
   };
 }

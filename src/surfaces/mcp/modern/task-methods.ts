@@ -1,4 +1,5 @@
 import { isRecord } from '../../../shared/run/is-record.js';
+import { toolServiceOf } from '../service/tool-service.js';
 import { declaresExtension, TASKS_EXTENSION } from '../wire/envelope.js';
 import { ERRORS, errorAnswer, type Id, type WireAnswer } from '../wire/jsonrpc.js';
 import {
@@ -46,9 +47,11 @@ export function installTaskMethods(table: MethodTable, kit: ServingKit): void {
   table.set('tools/call', {
     ...plainCall,
     answer: (request) => {
-      const { id, params, meta, capabilities, header } = request;
+      const { id, params, meta, capabilities } = request;
       const name = params.name;
-      const policy = typeof name === 'string' ? policies.get(name) : undefined;
+      // A task tool the caller may not see is the plain call's to refuse, as an unknown tool.
+      const seen = request.view === kit.runtime || toolServiceOf(request.view).listed.has(name as string);
+      const policy = typeof name === 'string' && seen ? policies.get(name) : undefined;
       if (!policy) return plainCall.answer(request);
       if (!declaresExtension(meta, TASKS_EXTENSION)) {
         if (policy.support === 'required') return missingTasks(id, `Tool "${name}" runs only as a task`);
@@ -56,7 +59,7 @@ export function installTaskMethods(table: MethodTable, kit: ServingKit): void {
       }
       return {
         notifies: false,
-        run: async () => (await work).create(id, name as string, params, capabilities, header),
+        run: async () => (await work).create(id, name as string, params, capabilities, request),
       };
     },
   });
@@ -64,7 +67,8 @@ export function installTaskMethods(table: MethodTable, kit: ServingKit): void {
   for (const method of TASK_METHODS)
     table.set(method, {
       alwaysOurs: true,
-      answer: ({ id, params, meta, header }) => {
+      answer: (request) => {
+        const { id, params, meta } = request;
         if (!declaresExtension(meta, TASKS_EXTENSION))
           return missingTasks(id, `${method} is a method of the tasks extension`);
         const { taskId } = params;
@@ -78,7 +82,7 @@ export function installTaskMethods(table: MethodTable, kit: ServingKit): void {
           );
         return {
           notifies: false,
-          run: async () => (await work).act(method, id, taskId, params, header),
+          run: async () => (await work).act(method, id, taskId, params, request),
         };
       },
     });
@@ -89,7 +93,8 @@ export function installTaskMethods(table: MethodTable, kit: ServingKit): void {
    * the client closes it.
    */
   table.set('subscriptions/listen', {
-    answer: ({ id, params, meta, header }) => {
+    answer: (request) => {
+      const { id, params, meta } = request;
       const { notifications } = params;
       if (!isRecord(notifications))
         return errorAnswer(
@@ -108,7 +113,7 @@ export function installTaskMethods(table: MethodTable, kit: ServingKit): void {
       return {
         notifies: true,
         run: async (notify, signal) =>
-          (await work).listen(id, (taskIds as string[] | undefined) ?? [], header, notify, signal),
+          (await work).listen(id, (taskIds as string[] | undefined) ?? [], request, notify, signal),
       };
     },
   });

@@ -12,6 +12,7 @@ import {
   type TaskRecord,
   type TaskStore,
 } from '../../../tasks/store.js';
+import type { Caller } from '../service/caller-views.js';
 import { cannotAsk, modernContext } from '../service/context.js';
 import {
   earlierAnswer,
@@ -40,11 +41,12 @@ export interface TaskServingOptions {
   readonly executor?: TaskExecutor;
   /**
    * Who is asking: a task is read, answered and cancelled only by the principal that created it.
-   * Default: a digest of the `Authorization` header over HTTP (`anonymous` without one), `stdio`
-   * over stdio. Give your own when identity comes from elsewhere (a verified token's subject).
-   * `anonymous` is no identity: its calls are never taken for another's repeat.
+   * Default: over HTTP with `auth`, the verified caller's subject; without it, a digest of the
+   * `Authorization` header (`anonymous` without one); `stdio` over stdio. Give your own when
+   * identity comes from elsewhere. `anonymous` is no identity: its calls are never taken for
+   * another's repeat.
    */
-  readonly principal?: (header: HeaderReader) => string | Promise<string>;
+  readonly principal?: (header: HeaderReader, caller: Caller | undefined) => string | Promise<string>;
 }
 
 /** A new call's outcome: the task made for it, or the answer a plain call gives (its arguments refused). */
@@ -57,7 +59,7 @@ type TaskCallOutcome =
   | { readonly missing: Record<string, unknown> };
 
 export interface McpTasks {
-  principalOf(header: HeaderReader): Promise<string>;
+  principalOf(header: HeaderReader, caller: Caller | undefined): Promise<string>;
   create(call: {
     readonly name: string;
     readonly args: unknown;
@@ -183,7 +185,7 @@ export function mcpTasks(
   started.catch((error) => options.onerror(failureOf('the task executor did not start', error)));
 
   return {
-    principalOf: async (header) => principalOf(header),
+    principalOf: async (header, caller) => principalOf(header, caller),
     async create({ name, args, capabilities, principal, answers }) {
       const policy = policies.get(name) as TaskPolicy;
       const checked = await runtime.check(name, args, { era: 'modern', clientCapabilities: capabilities });
@@ -378,7 +380,8 @@ const ANONYMOUS = 'anonymous';
 /** The digests of the credentials seen lately: a client polls with the same header many times a second. */
 const principals = new Map<string, string>();
 
-async function defaultPrincipal(header: HeaderReader): Promise<string> {
+async function defaultPrincipal(header: HeaderReader, caller: Caller | undefined): Promise<string> {
+  if (caller) return `subject:${caller.subject}`;
   if (!header) return 'stdio';
   const authorization = header('authorization');
   if (authorization === undefined) return ANONYMOUS;

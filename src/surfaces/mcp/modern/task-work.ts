@@ -1,9 +1,9 @@
 import type { TaskPolicy } from '../../../manifest/prepared-tool.js';
 import type { OnError } from '../../../shared/run/on-error.js';
 import { TaskStoreUnavailableError } from '../../../tasks/store.js';
-import { gatherAnswers } from '../service/asking-call.js';
+import { boundCall, gatherAnswers } from '../service/asking-call.js';
+import type { Caller } from '../service/caller-views.js';
 import { missingCapabilityError } from '../service/questions.js';
-import type { BoundCall } from '../service/request-state.js';
 import { type HeaderReader, META } from '../wire/envelope.js';
 import { ERRORS, errorAnswer, type Id, type WireAnswer } from '../wire/jsonrpc.js';
 import { missingCapabilityAnswer, type ServingKit } from './method-table.js';
@@ -25,7 +25,7 @@ export interface TaskWork {
     name: string,
     params: Record<string, unknown>,
     capabilities: Record<string, unknown>,
-    header: HeaderReader,
+    asker: TaskAsker,
   ): Promise<WireAnswer>;
   /** `tasks/get`, `tasks/update` (its `inputResponses` checked) or `tasks/cancel`. */
   act(
@@ -33,16 +33,22 @@ export interface TaskWork {
     id: Id,
     taskId: string,
     params: Record<string, unknown>,
-    header: HeaderReader,
+    asker: TaskAsker,
   ): Promise<WireAnswer>;
   /** A `subscriptions/listen` stream until `signal` aborts. */
   listen(
     id: Id,
     taskIds: readonly string[],
-    header: HeaderReader,
+    asker: TaskAsker,
     notify: (message: string) => void,
     signal: AbortSignal,
   ): Promise<WireAnswer>;
+}
+
+/** Who asks about tasks: the request's headers, and the caller `auth` verified. */
+interface TaskAsker {
+  readonly header: HeaderReader;
+  readonly caller?: Caller;
 }
 
 export function taskWork(kit: ServingKit, policies: ReadonlyMap<string, TaskPolicy>): TaskWork {
@@ -58,17 +64,17 @@ export function taskWork(kit: ServingKit, policies: ReadonlyMap<string, TaskPoli
     );
 
   const work: TaskWork = {
-    async create(id, name, params, capabilities, header) {
+    async create(id, name, params, capabilities, { header, caller }) {
       const args = params.arguments ?? {};
       // Questions asked before the task is made come back with the retry, as any input-required round.
-      const call: BoundCall = { method: 'tools/call', name, args };
+      const call = boundCall(name, args, caller);
       const gathered = await gatherAnswers(kit.states, call, params.requestState, params.inputResponses);
       if ('invalid' in gathered) return errorAnswer(id, ERRORS.invalidParams, gathered.invalid);
       const outcome = await tasks.create({
         name,
         args,
         capabilities,
-        principal: await tasks.principalOf(header),
+        principal: await tasks.principalOf(header, caller),
         answers: gathered.answers,
       });
       if ('answer' in outcome)
@@ -84,8 +90,8 @@ export function taskWork(kit: ServingKit, policies: ReadonlyMap<string, TaskPoli
       return kit.resultOf(id, 'task', outcome.task);
     },
 
-    async act(method, id, taskId, params, header) {
-      const principal = await tasks.principalOf(header);
+    async act(method, id, taskId, params, { header, caller }) {
+      const principal = await tasks.principalOf(header, caller);
       let found: object | undefined;
       if (method === 'tasks/get') found = await tasks.get(taskId, principal);
       else if (method === 'tasks/update')
@@ -96,13 +102,13 @@ export function taskWork(kit: ServingKit, policies: ReadonlyMap<string, TaskPoli
       return found ? kit.complete(id, found) : unknownTask(id, taskId);
     },
 
-    async listen(id, taskIds, header, notify, signal) {
+    async listen(id, taskIds, { header, caller }, notify, signal) {
       const streamMeta = { [META.subscriptionId]: id };
       const send = (method: string, sent: Record<string, unknown>) =>
         notify(JSON.stringify({ jsonrpc: '2.0', method, params: { ...sent, _meta: streamMeta } }));
       const subscription =
         taskIds.length > 0
-          ? await tasks.listen(taskIds, await tasks.principalOf(header), (task) =>
+          ? await tasks.listen(taskIds, await tasks.principalOf(header, caller), (task) =>
               send('notifications/tasks', task),
             )
           : undefined;

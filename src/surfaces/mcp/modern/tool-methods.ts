@@ -1,6 +1,6 @@
 import { askingCall } from '../service/asking-call.js';
 import { missingCapabilityError } from '../service/questions.js';
-import type { ToolService } from '../service/tool-service.js';
+import { type ToolService, toolServiceOf } from '../service/tool-service.js';
 import { META, mirroredMismatch } from '../wire/envelope.js';
 import { ERRORS, errorAnswer, type Id, responseText, type WireAnswer } from '../wire/jsonrpc.js';
 import { type MethodTable, missingCapabilityAnswer, type ServingKit } from './method-table.js';
@@ -15,7 +15,7 @@ export function installToolMethods(
   kit: ServingKit,
   supportedVersions: readonly string[],
 ): void {
-  const { service, cache, resultMeta } = kit;
+  const { cache, resultMeta } = kit;
 
   let discoverText: string | undefined;
   // Made on first use, after every extension has installed its rows and declared itself.
@@ -32,23 +32,26 @@ export function installToolMethods(
     },
   });
 
-  table.set('tools/list', { alwaysOurs: true, answer: toolPages(kit, service) });
+  // The caller's list: its view's pages (every tool without `auth`).
+  table.set('tools/list', { alwaysOurs: true, answer: toolPages(kit, ({ view }) => toolServiceOf(view)) });
 
   table.set('tools/call', {
     alwaysOurs: true,
-    headerMismatch: (params, header) =>
+    headerMismatch: (params, header, view) =>
       typeof params.name === 'string'
-        ? mirroredMismatch(service.mirrored.get(params.name), params.arguments, header)
+        ? mirroredMismatch(toolServiceOf(view).mirrored.get(params.name), params.arguments, header)
         : undefined,
-    answer: ({ id, params, meta, capabilities }) => {
+    answer: ({ id, params, meta, capabilities, caller, view }) => {
       const { name, arguments: args = {} } = params;
       if (typeof name !== 'string')
         return errorAnswer(id, ERRORS.invalidParams, 'tools/call needs a tool name');
       return {
         notifies: meta.progressToken !== undefined || meta[META.logLevel] !== undefined,
         run: async (notify, signal) => {
-          const outcome = await askingCall(kit.runtime, kit.states, {
+          // The caller's view refuses a tool it may not see as an unknown one, before anything of it loads.
+          const outcome = await askingCall(view, kit.states, {
             id,
+            caller,
             name,
             args,
             meta,
@@ -65,7 +68,7 @@ export function installToolMethods(
             const { resultType, ...rest } = outcome;
             return kit.resultOf(id, resultType, rest);
           }
-          const answer = service.answer(name, outcome.result);
+          const answer = kit.service.answer(name, outcome.result);
           return 'result' in answer ? kit.complete(id, answer.result) : kit.callError(id, answer.error);
         },
       };
@@ -77,14 +80,15 @@ export function installToolMethods(
  * The `tools/list` answer of a service's tools: each page's text made once per process, the 2025
  * page with what 2026-07-28 adds to a result.
  */
-export function toolPages(
+export function toolPages<Request extends { readonly id: Id; readonly params: Record<string, unknown> }>(
   kit: ServingKit,
-  service: ToolService,
-): (request: { readonly id: Id; readonly params: Record<string, unknown> }) => WireAnswer {
+  serviceOf: (request: Request) => ToolService,
+): (request: Request) => WireAnswer {
   const pageSize = kit.options.pageSize ?? 200;
   const pageTexts = new WeakMap<object, string>();
-  return ({ id, params }) => {
-    const listed = service.page(pageSize, params.cursor);
+  return (request) => {
+    const { id, params } = request;
+    const listed = serviceOf(request).page(pageSize, params.cursor);
     if ('error' in listed) return kit.callError(id, listed.error);
     let text = pageTexts.get(listed);
     if (text === undefined) {

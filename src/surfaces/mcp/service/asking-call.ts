@@ -1,5 +1,6 @@
 import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
 import { isRecord } from '../../../shared/run/is-record.js';
+import type { Caller } from './caller-views.js';
 import { type ContextRequest, modernContext, type QuestionAsker } from './context.js';
 import { earlierAnswer, inputRequest, missingCapabilities, questionKeys } from './questions.js';
 import type { BoundCall, RequestStateSigner } from './request-state.js';
@@ -34,7 +35,7 @@ export async function askingCall(
   states: RequestStateSigner,
   request: AskingCallRequest,
 ): Promise<AskingCallOutcome> {
-  const call: BoundCall = { method: 'tools/call', name: request.name, args: request.args };
+  const call = boundCall(request.name, request.args, request.caller);
   const gathered = await gatherAnswers(states, call, request.requestState, request.inputResponses);
   if ('invalid' in gathered) return gathered;
   const { answers } = gathered;
@@ -50,6 +51,14 @@ export async function askingCall(
     inputRequests: outcome.inputRequests,
     requestState: await states.sign(call, answers),
   };
+}
+
+/**
+ * What a call's request state is bound to: the call, and with `auth` the caller's subject, so
+ * that a state minted for one caller is refused to another.
+ */
+export function boundCall(name: string, args: unknown, caller: Caller | undefined): BoundCall {
+  return { method: 'tools/call', name, args, ...(caller ? { subject: caller.subject } : {}) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { isRecord } from '../../../shared/run/is-record.js';
 import { META, MODERN_VERSION } from '../wire/envelope.js';
 import { raisedError } from '../wire/jsonrpc.js';
+import type { Caller } from './caller-views.js';
 import { missingCapabilities, missingCapabilityError, QUESTIONS } from './questions.js';
 
 /**
@@ -76,6 +77,11 @@ export interface McpToolContext {
   readonly taskId?: string;
   /** What the client declared it can do (`elicitation`, `sampling`, `roots`, …): ask only what it can answer. */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /**
+   * Who is calling, over HTTP with `auth`: the verified token's subject, scopes and claims (never
+   * the token itself). Absent without `auth`, for a caller without a token, and over stdio.
+   */
+  readonly caller?: Caller;
   /** Sends progress, when the request asked for it (`_meta.progressToken`); otherwise nothing. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends a log message, when the request (2026-07-28) or the session (2025) asked for that level. */
@@ -106,6 +112,8 @@ export interface LegacyExtra {
   readonly requestId: string | number;
   readonly signal: AbortSignal;
   readonly _meta?: Readonly<Record<string, unknown>>;
+  /** What the HTTP exchange handed the SDK's transport of the verified caller (never the token). */
+  readonly authInfo?: { readonly extra?: Readonly<Record<string, unknown>> };
   sendNotification(notification: { method: string; params?: unknown }): Promise<void>;
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's own signature.
   sendRequest(request: { method: string; params?: unknown }, resultSchema: any): Promise<any>;
@@ -122,10 +130,12 @@ export function legacyContext(
   schemas: { readonly [Kind in keyof typeof QUESTIONS]: unknown },
 ): McpToolContext {
   const progressToken = extra._meta?.progressToken;
+  const caller = callerOfAuthInfo(extra.authInfo);
   return {
     ...extra,
     era: 'legacy',
     clientCapabilities,
+    ...(caller ? { caller } : {}),
     async progress(progress, total, message) {
       if (progressToken === undefined) return;
       await extra.sendNotification({
@@ -150,6 +160,14 @@ export function legacyContext(
 }
 
 /**
+ * The caller the HTTP exchange handed a 2025 request's transport (legacy-exchange.ts puts it in
+ * the SDK's `authInfo.extra`, the one way a value reaches a handler's extra through the SDK).
+ */
+function callerOfAuthInfo(authInfo: LegacyExtra['authInfo']): Caller | undefined {
+  return authInfo?.extra?.caller as Caller | undefined;
+}
+
+/**
  * Why a question cannot be asked, as a JSON-RPC error (-32021, with the capabilities it needs): a
  * handler that lets it go answers the call with it on 2026-07-28 and fails a task with it.
  */
@@ -170,6 +188,7 @@ export interface ContextRequest {
   readonly capabilities: Record<string, unknown>;
   readonly notify: (notification: { readonly method: string; readonly params: unknown }) => void;
   readonly signal: AbortSignal;
+  readonly caller?: Caller;
 }
 
 /**
@@ -177,7 +196,7 @@ export interface ContextRequest {
  * it is answered by whatever asks it (an input-required result, or a task's input requests).
  */
 export function modernContext(
-  { id, meta, signal, notify, capabilities }: ContextRequest,
+  { id, meta, signal, notify, capabilities, caller }: ContextRequest,
   asker: QuestionAsker,
 ): McpToolContext {
   const progressToken = meta.progressToken;
@@ -192,6 +211,7 @@ export function modernContext(
     _meta: meta,
     era: 'modern',
     clientCapabilities: capabilities,
+    ...(caller ? { caller } : {}),
     async progress(progress, total, message) {
       // Only for a request that asked, and only forward: progress must increase.
       if (progressToken === undefined || !(progress > lastProgress)) return;

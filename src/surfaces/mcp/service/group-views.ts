@@ -1,8 +1,8 @@
 import type { PreparedTool } from '../../../manifest/prepared-tool.js';
 import type { ToolGroup } from '../../../manifest/tool-set.js';
-import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
+import type { ToolRuntime } from '../../../runtime/runner.js';
+import { restrictedView } from './caller-views.js';
 import { isScoped, listing } from './groups.js';
-import { partOf } from './tool-service.js';
 
 /**
  * A runtime's groups as MCP serves them, worked out once per runtime on first use: the groups a
@@ -75,7 +75,7 @@ function groupCatalog(runtime: ToolRuntime, declared: readonly ToolGroup[]): Gro
     ),
     scopedView: (group) => viewOf(`scoped:${group.name}`, () => listing(runtime, group.scoped)),
     endpointView: (name) =>
-      viewOf(`endpoint:${name}`, () => endpoint(runtime, groups.get(name)?.tools ?? [])),
+      viewOf(`endpoint:${name}`, () => restrictedView(runtime, groups.get(name)?.tools ?? [])),
   };
 }
 
@@ -84,27 +84,4 @@ function describedByTools(tools: readonly PreparedTool[]): string {
   const named = tools.slice(0, 8).map((tool) => tool.name);
   const more = tools.length > named.length ? ` and ${tools.length - named.length} more` : '';
   return `Tools: ${named.join(', ')}${more}.`;
-}
-
-/** The runtime, listing and calling these tools only: an endpoint serves nothing else. */
-function endpoint(runtime: ToolRuntime, tools: readonly PreparedTool[]): ToolRuntime {
-  const listed = Object.freeze(tools.slice());
-  const names = new Set(listed.map((tool) => tool.name));
-  const unknown = (name: string): CallResult<never> => ({
-    ok: false,
-    error: {
-      code: 'UNKNOWN_TOOL',
-      message: `Unknown tool "${name}". Available tools: ${[...names].join(', ')}.`,
-      issues: [],
-    },
-  });
-  return partOf(
-    {
-      list: () => listed,
-      call: async (name, ...rest) => (names.has(name) ? runtime.call(name, ...rest) : unknown(name)),
-      check: async (name, ...rest) => (names.has(name) ? runtime.check(name, ...rest) : unknown(name)),
-      ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
-    },
-    runtime,
-  );
 }

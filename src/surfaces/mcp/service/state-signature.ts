@@ -16,6 +16,8 @@ export interface BoundCall {
   readonly method: string;
   readonly name: string;
   readonly args: unknown;
+  /** The caller's subject, over HTTP with `auth`. */
+  readonly subject?: string;
 }
 
 interface Payload {
@@ -37,8 +39,11 @@ export function stateSigner(key: Uint8Array | undefined, ttlMs: number): Request
     hmac ??= hmacKey(key);
     return hmac;
   };
+  // Arguments are an object, so a subject's pair cannot be taken for arguments without one.
+  const bound = (call: BoundCall) =>
+    call.subject === undefined ? (call.args ?? {}) : [call.subject, call.args ?? {}];
   const bind = async (call: BoundCall) =>
-    `${call.method}\u0000${call.name}\u0000${toBase64Url(await sha256(canonicalJson(call.args ?? {})))}`;
+    `${call.method}\u0000${call.name}\u0000${toBase64Url(await sha256(canonicalJson(bound(call))))}`;
   return {
     async sign(call, answers) {
       const payload: Payload = { v: 1, call: await bind(call), exp: Date.now() + ttlMs, answers };

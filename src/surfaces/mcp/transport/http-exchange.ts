@@ -3,8 +3,9 @@ import { failureOf, logError } from '../../../shared/run/on-error.js';
 import { refuseSdkToolsOfFactory } from '../compose/sdk-tools.js';
 import { type FirstAnswers, firstAnswers, firstHttpAnswer } from '../legacy/first-answers.js';
 import { loadSdk, SdkUnavailableError, sessionRefusals } from '../legacy/sdk-unavailable.js';
+import type { Asker } from '../modern/method-table.js';
 import { type ModernServing, modernServing } from '../modern/server.js';
-import { groupsOf, withoutGroups } from '../service/groups.js';
+import { groupsOf, scopesTools, withoutGroups } from '../service/groups.js';
 import { type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
 import { isModernMessage } from '../wire/envelope.js';
 import {
@@ -19,6 +20,7 @@ import {
   sseEvent,
   TRANSPORT_ERROR,
 } from '../wire/jsonrpc.js';
+import { type BearerGate, bearerGate } from './bearer-gate.js';
 import type { GroupEndpoints } from './group-endpoints.js';
 import {
   corsHeaders,
@@ -57,10 +59,21 @@ export function httpExchange(
   if (options.groupEndpoints) checkGroupEndpoints(runtime, options);
   // The group endpoints load with the first request, when they are on.
   let endpoints: Promise<GroupEndpoints<HttpExchange>> | undefined;
+  const gate = options.auth ? bearerGate(runtime, options.auth) : undefined;
+  checkAccess(runtime, options, gate);
   // A feature server answers server/discover, where the groups extension cannot be declared: tools/list stays flat.
-  const modern = modernServing(options.modernFeatures ? withoutGroups(runtime) : runtime, info, options);
-  // The prepared 2025 answers, when toolprep makes the server and serves statelessly.
-  const first = options.server || sessionOptions ? undefined : firstAnswers(runtime, info, options);
+  const modern = modernServing(
+    options.modernFeatures ? withoutGroups(runtime) : runtime,
+    info,
+    gate?.views.vary ? { ...options, cache: { ...options.cache, scope: 'private' } } : options,
+  );
+  // The prepared 2025 answers, when toolprep makes the server and serves statelessly: per view with `auth`.
+  const firsts = new WeakMap<ToolRuntime, FirstAnswers | undefined>();
+  const firstOf = (view: ToolRuntime): FirstAnswers | undefined => {
+    if (options.server || sessionOptions) return undefined;
+    if (!firsts.has(view)) firsts.set(view, firstAnswers(view, info, options));
+    return firsts.get(view);
+  };
   const preflight = preflightHeaders(toolServiceOf(runtime));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const onerror = options.onerror ?? logError;
@@ -117,7 +130,15 @@ export function httpExchange(
         );
       body = jsonOf(text);
     }
-    const route = routeOf(modern, first, options, preflight, request, body, unknownGroup);
+    const early = earlyAnswer(gate, options, preflight, request, unknownGroup);
+    if (early) return port.reply(early.status, withCors(early.headers), early.body);
+    let asker: Asker | undefined;
+    if (gate) {
+      const passed = await gate.pass(request.header('authorization'), body);
+      if ('status' in passed) return port.reply(passed.status, withCors(passed.headers), passed.body);
+      asker = passed;
+    }
+    const route = routeOf(modern, firstOf(asker?.view ?? runtime), options, request, body);
     if (route.kind === 'answer') return port.reply(route.status, withCors(route.headers), route.body);
     if (route.kind === 'features') {
       const features = options.modernFeatures as NonNullable<McpHttpOptions['modernFeatures']>;
@@ -129,11 +150,12 @@ export function httpExchange(
         (error: SdkUnavailableError) => error,
       );
       const exchange = await legacy;
-      if (!(exchange instanceof SdkUnavailableError)) return exchange(port, body, text, cors, withCors);
+      if (!(exchange instanceof SdkUnavailableError))
+        return exchange(port, body, text, cors, withCors, asker);
       const refused = refusal(body, exchange);
       return port.reply(refused.status, withCors(JSON_HEADERS), refused.body);
     }
-    const work = modern.accept(body, request.header);
+    const work = modern.accept(body, request.header, asker);
     if (!('run' in work))
       return port.reply(work.status, withCors(work.body === null ? {} : JSON_HEADERS), work.body);
     const responses = options.responses ?? 'auto';
@@ -171,37 +193,59 @@ type Route =
   | { readonly kind: 'features' }
   | { readonly kind: 'legacy' };
 
+/** An answer sent now, before the token is asked for. */
+interface EarlyAnswer {
+  readonly status: number;
+  readonly body: string | null;
+  readonly headers: HeaderRecord;
+}
+
 /**
- * A request whose `Host` or `Origin` is not allowed is refused (403), a preflight from another
- * origin among them; an `OPTIONS` is answered 204 with the methods (and, from an allowed origin,
- * what its preflight asks); a group endpoint's path that names no group is 404; a 2026-07-28
- * request is toolprep's to answer (or the user's feature server's, for the methods toolprep's
- * table leaves to it), a POST only (405 otherwise); a 2025 request is answered from the prepared
- * bytes when they hold its answer, and by the SDK otherwise.
+ * What is answered before the token is asked for: a request whose `Host` or `Origin` is not
+ * allowed is refused (403), a preflight from another origin among them; the protected resource
+ * metadata is served (with `auth`); a group endpoint's path that names no group is 404; an
+ * `OPTIONS` is answered 204 with the methods (and, from an allowed origin, what its preflight asks).
+ */
+function earlyAnswer(
+  gate: BearerGate | undefined,
+  options: McpHttpOptions,
+  preflight: HeaderRecord,
+  request: HttpRequestView,
+  unknownGroup: string | undefined,
+): EarlyAnswer | undefined {
+  const origin = request.header('origin');
+  const refused = refusedOrigin({ host: request.host, origin }, options);
+  if (refused) return transportError(403, `Forbidden: ${refused}`, {});
+  const metadata = request.method === 'OPTIONS' ? undefined : gate?.metadata(request.method, request.path);
+  if (metadata) return metadata;
+  if (unknownGroup !== undefined) return transportError(404, `Not Found: ${unknownGroup}`, {});
+  if (request.method === 'OPTIONS')
+    return {
+      status: 204,
+      body: null,
+      headers: origin === undefined ? { allow: MCP_METHODS } : { allow: MCP_METHODS, ...preflight },
+    };
+  return undefined;
+}
+
+/**
+ * A 2026-07-28 request is toolprep's to answer (or the user's feature server's, for the methods
+ * toolprep's table leaves to it), a POST only (405 otherwise); a 2025 request is answered from the
+ * prepared bytes when they hold its answer, and by the SDK otherwise.
  */
 function routeOf(
   modern: ModernServing,
   first: FirstAnswers | undefined,
   options: McpHttpOptions,
-  preflight: HeaderRecord,
   request: HttpRequestView,
   body: unknown,
-  unknownGroup: string | undefined,
 ): Route {
-  const origin = request.header('origin');
-  const refused = refusedOrigin({ host: request.host, origin }, options);
-  if (refused) return transportError(403, `Forbidden: ${refused}`, {});
-  if (unknownGroup !== undefined) return transportError(404, `Not Found: ${unknownGroup}`, {});
-  if (request.method === 'OPTIONS')
-    return {
-      kind: 'answer',
-      status: 204,
-      body: null,
-      headers: origin === undefined ? { allow: MCP_METHODS } : { allow: MCP_METHODS, ...preflight },
-    };
   if (!Array.isArray(body) && isModernMessage(body, request.header('mcp-protocol-version')?.trim())) {
     if (request.method !== 'POST')
-      return transportError(405, 'Method not allowed: 2026-07-28 requests are POSTs', { allow: 'POST' });
+      return {
+        kind: 'answer',
+        ...transportError(405, 'Method not allowed: 2026-07-28 requests are POSTs', { allow: 'POST' }),
+      };
     if (options.modernFeatures && modern.yields((body as { method?: unknown } | undefined)?.method))
       return { kind: 'features' };
     return { kind: 'modern' };
@@ -218,13 +262,42 @@ function routeOf(
 }
 
 /** A refusal as the SDKs' transports word theirs. */
-function transportError(status: number, message: string, headers: HeaderRecord): Route {
+function transportError(status: number, message: string, headers: HeaderRecord): EarlyAnswer {
   return {
-    kind: 'answer',
     status,
     body: sdkErrorText(TRANSPORT_ERROR, message),
     headers: { ...JSON_HEADERS, ...headers },
   };
+}
+
+/**
+ * Refuses, at start, access rules the options cannot keep: a tool that asks for scopes served
+ * without `auth` (every caller would call it), and, with `auth`, what would list or run tools past
+ * the caller's view (a `server` of yours, sessions, the groups draft's lists), or a public cache
+ * hint on lists that differ by caller.
+ */
+function checkAccess(runtime: ToolRuntime, options: McpHttpOptions, gate: BearerGate | undefined): void {
+  if (!gate) {
+    const scoped = runtime.list().filter((tool) => tool.access?.scopes?.length);
+    if (scoped.length > 0)
+      throw new Error(
+        `[toolprep] tools ${scoped.map((tool) => `"${tool.name}"`).join(', ')} ask for scopes (access), but the HTTP handler has no auth: give auth (docs/guide/who-may-call-what.md), or serve them over stdio`,
+      );
+    return;
+  }
+  const cannot = [
+    options.server && 'a server of yours (server), which lists every tool attached to it',
+    options.sessions && 'sessions, whose servers outlive one caller',
+    gate.views.vary && scopesTools(runtime) && "the groups draft's lists of deferred tools",
+  ].filter(Boolean);
+  if (cannot.length > 0)
+    throw new Error(
+      `[toolprep] auth cannot keep each caller to its tools with ${cannot.join(', nor ')}: serve without them (docs/guide/who-may-call-what.md)`,
+    );
+  if (gate.views.vary && options.cache?.scope === 'public')
+    throw new Error(
+      "[toolprep] cache.scope is 'public', but with auth the tools' access rules make lists differ by caller: leave cache.scope out (it is then 'private')",
+    );
 }
 
 /** Refuses, at start, group endpoints a runtime or its options cannot have. */

@@ -3,6 +3,7 @@ import type { AnswerMode } from '../legacy/first-answers.js';
 import type { McpSessionOptions } from '../legacy/sessions.js';
 import type { ModernOptions } from '../modern/method-table.js';
 import type { ToolService } from '../service/tool-service.js';
+import type { McpAuthOptions } from './auth-options.js';
 
 /**
  * What serving MCP over HTTP asks of a request on every runtime: the options, the `Host` and
@@ -60,6 +61,13 @@ export interface McpHttpOptions extends ModernOptions {
    * is a public surface the author opens (decision 0046).
    */
   readonly groupEndpoints?: boolean;
+  /**
+   * Serve as an OAuth resource server: every request needs a bearer token (a JWT verified against
+   * `issuer`'s keys, or your own `verify`), each caller lists and calls only the tools its scopes
+   * allow, and the protected resource metadata is served at `/.well-known/oauth-protected-resource`
+   * (docs/guide/who-may-call-what.md). Default: none, and then no tool may ask for scopes.
+   */
+  readonly auth?: McpAuthOptions;
 }
 
 /** A web handler for the 2026-07-28 requests toolprep does not answer, given the request and its parsed body. */

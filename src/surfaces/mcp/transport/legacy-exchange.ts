@@ -1,8 +1,11 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { answersByStream } from '../legacy/first-answers.js';
 import { createMcpServer } from '../legacy/sdk-v1.js';
 import type { McpSessionOptions, SessionTable } from '../legacy/sessions.js';
+import type { Asker } from '../modern/method-table.js';
+import type { Caller } from '../service/caller-views.js';
 import type { McpServerInfo } from '../service/tool-service.js';
 import { JSON_HEADERS } from '../wire/jsonrpc.js';
 import type { McpHttpOptions } from './http-options.js';
@@ -14,6 +17,7 @@ export type LegacyExchange = <Reply>(
   text: string | undefined,
   cors: HeaderRecord | undefined,
   withCors: (headers: HeaderRecord) => HeaderRecord,
+  asker: Asker | undefined,
 ) => Promise<Reply>;
 
 /**
@@ -30,9 +34,10 @@ export function legacyExchange(
   sessionOptions: McpSessionOptions | undefined,
 ): LegacyExchange {
   let sessions: SessionTable<WebStandardStreamableHTTPServerTransport> | undefined;
-  return async (port, body, text, cors, withCors) => {
-    const makeServer = () => options.server?.() ?? createMcpServer(runtime, info, options);
-    const request = port.asRequest(text);
+  return async (port, body, text, cors, withCors, asker) => {
+    const makeServer = () => options.server?.() ?? createMcpServer(asker?.view ?? runtime, info, options);
+    const request = asker ? withoutToken(port.asRequest(text), text) : port.asRequest(text);
+    const authInfo = asker?.caller && authInfoOf(asker.caller);
     if (sessionOptions) {
       const { sessionTable } = await import('../legacy/sessions.js');
       sessions ??= sessionTable(
@@ -66,13 +71,35 @@ export function legacyExchange(
     };
     whenAborted(port.signal, close);
     await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody: body });
+    const response = await transport.handleRequest(request, {
+      parsedBody: body,
+      ...(authInfo && { authInfo }),
+    });
     if (!stream || response.body === null) {
       close();
       return port.relay(response, cors);
     }
     return port.relay(endingWith(response, close), cors);
   };
+}
+
+/**
+ * The request as the SDK gets it behind the gate: without its `Authorization` header, so that the
+ * token reaches no handler's extra (`requestInfo.headers`), hook or log.
+ */
+function withoutToken(request: Request, text: string | undefined): Request {
+  const headers = new Headers(request.headers);
+  headers.delete('authorization');
+  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : text;
+  return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
+}
+
+/**
+ * The caller as the SDK carries it to a handler's extra (`authInfo`), where `legacyContext` finds
+ * it: its `token` left empty, the token having stayed at the gate.
+ */
+function authInfoOf(caller: Caller): AuthInfo {
+  return { token: '', clientId: caller.subject, scopes: [...caller.scopes], extra: { caller } };
 }
 
 /** The response, with `onEnd` called once its body has been read to the end or cancelled. */

@@ -1,0 +1,115 @@
+import type { PreparedTool } from '../../../manifest/prepared-tool.js';
+import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
+import { partOf } from './tool-service.js';
+
+/**
+ * What a caller of an HTTP handler with `auth` may see and call, as a view of the runtime: a
+ * runtime listing the caller's tools only, whose call of any other name is refused as the call of
+ * an unknown tool (naming only the tools the caller sees), before anything of it loads. Every era
+ * serves a view as it serves a whole runtime, so a list per caller is the same prepared entries,
+ * paged and written once per view. Views are made per set of the scopes that matter (those some
+ * tool asks for), and the most recently used are kept (decision 0054).
+ */
+
+/** Who is calling, as the gate verified it: never the token itself. */
+export interface Caller {
+  /** The token's subject (`sub`), or what `verify` named. */
+  readonly subject: string;
+  /** The scopes the token carries. */
+  readonly scopes: readonly string[];
+  /** The token's claims, as verified. */
+  readonly claims?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What a caller without a tool's scopes meets: `hidden` (the tool is not in its list, and a call
+ * to it is answered as a call to an unknown tool), or `step-up` (every tool is listed, and a call
+ * without the tool's scopes is refused `403 insufficient_scope`, naming them).
+ */
+export type WithoutScopes = 'hidden' | 'step-up';
+
+export interface CallerViews {
+  /** Whether two callers may see different lists: some tool has access rules. */
+  readonly vary: boolean;
+  /** Whether this is the name of a tool open without a token. */
+  isPublic(name: string): boolean;
+  /** The view of this caller (`undefined`: a request without a token). */
+  viewOf(caller: Caller | undefined): ToolRuntime;
+  /** The scopes of a tool this caller may see but not call (`step-up`), or undefined. */
+  lackedScopes(name: string, caller: Caller | undefined): readonly string[] | undefined;
+}
+
+/** How many views are kept: past it, the least recently used is made again when next asked for. */
+const VIEWS_KEPT = 256;
+
+export function callerViews(runtime: ToolRuntime, withoutScopes: WithoutScopes = 'hidden'): CallerViews {
+  const tools = runtime.list();
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  // Only the scopes some tool asks for tell views apart: any others a token carries change nothing.
+  const asked = new Set(tools.flatMap((tool) => tool.access?.scopes ?? []));
+  const views = new Map<string, ToolRuntime>();
+  const keyOf = (caller: Caller | undefined): string => {
+    if (!caller) return '';
+    if (withoutScopes === 'step-up') return '*';
+    return `:${[...new Set(caller.scopes.filter((scope) => asked.has(scope)))].sort().join(' ')}`;
+  };
+  return {
+    vary: tools.some((tool) => tool.access !== undefined),
+    isPublic: (name) => byName.get(name)?.access?.public === true,
+    viewOf(caller) {
+      const key = keyOf(caller);
+      let view = views.get(key);
+      if (view) {
+        // Most recently used last: the first is the one to drop.
+        views.delete(key);
+        views.set(key, view);
+        return view;
+      }
+      const seen = tools.filter((tool) =>
+        withoutScopes === 'step-up' && caller ? true : mayCall(tool, caller),
+      );
+      view = seen.length === tools.length ? runtime : restrictedView(runtime, seen);
+      views.set(key, view);
+      if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value as string);
+      return view;
+    },
+    lackedScopes(name, caller) {
+      const tool = byName.get(name);
+      if (withoutScopes !== 'step-up' || !caller || !tool || mayCall(tool, caller)) return undefined;
+      return tool.access?.scopes;
+    },
+  };
+}
+
+/**
+ * Whether a caller may see and call a tool: one without a token only a public tool; one with a
+ * token a tool whose scopes its token carries, every one of them (none: every caller).
+ */
+function mayCall(tool: PreparedTool, caller: Caller | undefined): boolean {
+  if (tool.access?.public) return true;
+  if (!caller) return false;
+  return (tool.access?.scopes ?? []).every((scope) => caller.scopes.includes(scope));
+}
+
+/** The runtime, listing and calling these tools only: a call to any other is a call to an unknown tool. */
+export function restrictedView(runtime: ToolRuntime, tools: readonly PreparedTool[]): ToolRuntime {
+  const listed = Object.freeze(tools.slice());
+  const names = new Set(listed.map((tool) => tool.name));
+  const unknown = (name: string): CallResult<never> => ({
+    ok: false,
+    error: {
+      code: 'UNKNOWN_TOOL',
+      message: `Unknown tool "${name}". Available tools: ${[...names].join(', ')}.`,
+      issues: [],
+    },
+  });
+  return partOf(
+    {
+      list: () => listed,
+      call: async (name, ...rest) => (names.has(name) ? runtime.call(name, ...rest) : unknown(name)),
+      check: async (name, ...rest) => (names.has(name) ? runtime.check(name, ...rest) : unknown(name)),
+      ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
+    },
+    runtime,
+  );
+}

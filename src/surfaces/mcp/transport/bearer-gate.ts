@@ -1,0 +1,172 @@
+import type { ToolRuntime } from '../../../runtime/runner.js';
+import { isRecord } from '../../../shared/run/is-record.js';
+import { type Caller, type CallerViews, callerViews } from '../service/caller-views.js';
+import { JSON_HEADERS } from '../wire/jsonrpc.js';
+import type { JwtAuthOptions, McpAuthOptions } from './auth-options.js';
+import type { HeaderRecord } from './http-port.js';
+
+/**
+ * The OAuth resource-server gate of the HTTP handlers (`auth`): the bearer token checked before a
+ * request reaches MCP, the protected resource metadata (RFC 9728) served, and the caller handed on
+ * with the view of the tools it may see. A request without a token, or with one refused, is
+ * answered 401 with the challenge that sends a client to its authorization server; a call to a
+ * tool whose scopes the token lacks, with `withoutScopes: 'step-up'`, 403 naming the scopes, before
+ * its arguments are parsed. The token goes nowhere past this file: not to a handler, the SDK, a
+ * hook or a log (decision 0054). It imports nothing of Node.
+ */
+
+/** An answer of the gate's own. */
+interface GateAnswer {
+  readonly status: number;
+  readonly headers: HeaderRecord;
+  readonly body: string | null;
+}
+
+/** What the gate says of a request: who asks, or the answer that refuses it (401, 403). */
+type GateOutcome = { readonly caller: Caller | undefined; readonly view: ToolRuntime } | GateAnswer;
+
+export interface BearerGate {
+  readonly views: CallerViews;
+  /** The protected resource metadata, when a request asks for it at one of its paths. */
+  metadata(method: string, path: string): GateAnswer | undefined;
+  pass(authorization: string | undefined, body: unknown): Promise<GateOutcome>;
+}
+
+export function bearerGate(runtime: ToolRuntime, auth: McpAuthOptions): BearerGate {
+  const views = callerViews(runtime, auth.withoutScopes);
+  const { resourceMetadata } = auth;
+  const resource = new URL(resourceMetadata.resource);
+  const issuer = 'issuer' in auth ? auth.issuer : undefined;
+  const authorizationServers = resourceMetadata.authorizationServers ?? (issuer ? [issuer] : []);
+  if (authorizationServers.length === 0)
+    throw new Error(
+      '[toolprep] auth.resourceMetadata.authorizationServers is needed with auth.verify: name the issuers clients get tokens from',
+    );
+  const metadataText = JSON.stringify({
+    resource: resourceMetadata.resource,
+    authorization_servers: authorizationServers,
+    ...(resourceMetadata.scopesSupported ? { scopes_supported: resourceMetadata.scopesSupported } : {}),
+    bearer_methods_supported: ['header'],
+  });
+  // RFC 9728 §3.1: the well-known path goes between the host and the resource's path.
+  const resourcePath = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
+  const metadataPaths = new Set([
+    `/.well-known/oauth-protected-resource${resourcePath}`,
+    '/.well-known/oauth-protected-resource',
+  ]);
+  const metadataUrl = `${resource.origin}/.well-known/oauth-protected-resource${resourcePath}`;
+  const challenge = (parameters: string) => `Bearer ${parameters}resource_metadata="${metadataUrl}"`;
+  const verify = 'verify' in auth ? auth.verify : jwtVerifier(auth, resourceMetadata.resource);
+
+  const refusal = (
+    status: 401 | 403,
+    header: string,
+    error: string | undefined,
+    description: string,
+  ): GateAnswer => ({
+    status,
+    headers: { ...JSON_HEADERS, 'www-authenticate': header },
+    body: JSON.stringify({ ...(error ? { error } : {}), error_description: description }),
+  });
+  const noToken = refusal(401, challenge(''), undefined, 'This server needs a bearer token');
+
+  return {
+    views,
+    metadata(method, path): GateAnswer | undefined {
+      if (!metadataPaths.has(path)) return undefined;
+      if (method !== 'GET') return { status: 405, headers: { allow: 'GET' }, body: null };
+      // A public document: any page may read it.
+      return {
+        status: 200,
+        headers: { ...JSON_HEADERS, 'access-control-allow-origin': '*' },
+        body: metadataText,
+      };
+    },
+    async pass(authorization, body) {
+      const token = bearerToken(authorization);
+      let caller: Caller | undefined;
+      if (token === undefined) {
+        // Without a token, only calls of public tools: anything else (a list too) asks for one, so
+        // that a client authenticates, and a hidden tool's name is not told from an unknown one.
+        const called = calledTools(body);
+        if (called.length === 0 || !isCallsOnly(body) || !called.every(views.isPublic)) return noToken;
+      } else {
+        const verified = token === '' ? { refused: 'the token is empty' } : await verify(token);
+        if (!verified || 'refused' in verified) {
+          const why = verified?.refused ?? 'the token was refused';
+          return refusal(
+            401,
+            challenge(`error="invalid_token", error_description="${why}", `),
+            'invalid_token',
+            why,
+          );
+        }
+        caller = verified;
+      }
+      const view = views.viewOf(caller);
+      for (const name of calledTools(body)) {
+        // Scope tokens hold no quote or backslash (RFC 6749 §3.3; the build checks them).
+        const lacked = views.lackedScopes(name, caller);
+        if (lacked)
+          return refusal(
+            403,
+            challenge(`error="insufficient_scope", scope="${lacked.join(' ')}", `),
+            'insufficient_scope',
+            `This call needs the scopes: ${lacked.join(' ')}`,
+          );
+      }
+      return { caller, view };
+    },
+  };
+}
+
+/** The token of an `Authorization: Bearer …` header; undefined without one (or with another scheme). */
+function bearerToken(authorization: string | undefined): string | undefined {
+  const match = authorization === undefined ? null : /^bearer(?:\s+(.*))?$/i.exec(authorization.trim());
+  return match ? (match[1] ?? '').trim() : undefined;
+}
+
+/** The names of the tools a request calls: one `tools/call`, or those of a 2025 batch. */
+function calledTools(body: unknown): string[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message) =>
+    isRecord(message) &&
+    message.method === 'tools/call' &&
+    isRecord(message.params) &&
+    typeof message.params.name === 'string'
+      ? [message.params.name]
+      : [],
+  );
+}
+
+/** Whether every message of a request is a `tools/call`. */
+function isCallsOnly(body: unknown): boolean {
+  return (Array.isArray(body) ? body : [body]).every(
+    (message) => isRecord(message) && message.method === 'tools/call',
+  );
+}
+
+/** A verifier of JWTs with `jose`, loaded with the first token. */
+function jwtVerifier(
+  options: JwtAuthOptions,
+  resource: string,
+): (token: string) => Promise<Caller | { refused: string }> {
+  const tolerance = options.clockToleranceSec ?? 5;
+  if (!(tolerance >= 0 && tolerance <= 300))
+    throw new Error(
+      `[toolprep] auth.clockToleranceSec is ${tolerance}: give 0 to 300 seconds (a token's expiry means little past that)`,
+    );
+  let verifier: Promise<(token: string) => Promise<Caller | { refused: string }>> | undefined;
+  return async (token) => {
+    verifier ??= import('./jwt-verifier.js').then(({ jwtVerify }) =>
+      jwtVerify({ ...options, clockToleranceSec: tolerance, audience: options.audience ?? resource }),
+    );
+    // A verifier that could not be made (jose missing) is made again by the next request.
+    return (
+      await verifier.catch((error: unknown) => {
+        verifier = undefined;
+        throw error;
+      })
+    )(token);
+  };
+}

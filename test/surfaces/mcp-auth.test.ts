@@ -1,0 +1,375 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  Client,
+  ClientCredentialsProvider,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { prepareToolSet } from '@toolprep/build';
+import { defineTool } from 'toolprep';
+import { createMcpHttpHandler, type McpHttpOptions } from 'toolprep/mcp';
+import { createToolRuntime } from 'toolprep/runtime';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { type AuthServer, CLIENTS, startAuthServer } from '../support/auth-server.js';
+
+/**
+ * The OAuth resource-server gate (decision 0054) against a real authorization server
+ * (`oidc-provider`, client-credentials JWT access tokens for the server's resource): the official
+ * SDK v2 client getting its own token with its `ClientCredentialsProvider`, the v1 client with a
+ * bearer header, each caller listing and calling only what its scopes allow on both eras, the
+ * step-up 403, every kind of bad token refused 401, and tasks and request state bound to the caller.
+ */
+
+const VERSION = '2026-07-28';
+const info = { name: 'notes', version: '1.0.0' };
+
+// A handler reports who called it, and whether anything of the token reached its context.
+// biome-ignore lint/suspicious/noExplicitAny: the context differs by era; the test reads what it holds.
+const whoCalled = (context: any) =>
+  JSON.stringify({
+    subject: context.caller?.subject,
+    scopes: context.caller?.scopes,
+    sawToken: Boolean(context.requestInfo?.headers?.authorization) || Boolean(context.authInfo?.token),
+  });
+
+const contracts = {
+  status: defineTool({ description: 'Say whether the service is up.', input: z.object({}) }),
+  whoami: defineTool({ description: 'Name the caller.', input: z.object({}) }),
+  readNote: defineTool({
+    description: 'Read a note.',
+    input: z.object({ path: z.string() }),
+    scopes: ['notes:read'],
+  }),
+  writeNote: defineTool({
+    description: 'Write a note.',
+    input: z.object({ path: z.string() }),
+    scopes: ['notes:write'],
+  }),
+  exportNotes: defineTool({
+    description: 'Export every note.',
+    input: z.object({}),
+    task: 'optional',
+    scopes: ['notes:read'],
+  }),
+};
+// The contracts name their scopes; `public` is the config's (as the build records it).
+const base = prepareToolSet(contracts);
+const toolSet = {
+  ...base,
+  prepared: base.prepared.map((tool) =>
+    tool.name === 'status' ? { ...tool, access: { public: true as const } } : tool,
+  ),
+};
+let writes = 0;
+const runtime = createToolRuntime(toolSet, {
+  handlers: {
+    status: () => 'up',
+    whoami: (_args: object, context: unknown) => whoCalled(context),
+    read_note: ({ path }: { path: string }) => `note ${path}`,
+    // biome-ignore lint/suspicious/noExplicitAny: the MCP context.
+    write_note: async ({ path }: { path: string }, context: any) => {
+      const answer = await context.elicit({
+        message: `Overwrite ${path}?`,
+        requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
+      });
+      writes++;
+      return `${answer.action} ${path}`;
+    },
+    export_notes: (_args: object, context: unknown) => whoCalled(context),
+  },
+});
+
+let auth: AuthServer;
+const servers: (() => void)[] = [];
+
+/** A toolprep server with `auth` on a loopback port: its URL is known before the options that name it. */
+async function serveWithAuth(extra: (resource: string) => Partial<McpHttpOptions> = () => ({})) {
+  let handle: (request: IncomingMessage, response: ServerResponse) => Promise<void> = async () => {};
+  const server = createServer((request, response) => void handle(request, response));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const resource = `${origin}/mcp`;
+  handle = createMcpHttpHandler(runtime, info, {
+    auth: { issuer: auth.issuer, resourceMetadata: { resource } },
+    requestState: { key: 'k'.repeat(32) },
+    ...extra(resource),
+  });
+  servers.push(() => server.close());
+  return { origin, resource };
+}
+
+let hidden: { origin: string; resource: string };
+let stepUp: { origin: string; resource: string };
+beforeAll(async () => {
+  auth = await startAuthServer();
+  hidden = await serveWithAuth();
+  stepUp = await serveWithAuth((resource) => ({
+    auth: { issuer: auth.issuer, resourceMetadata: { resource }, withoutScopes: 'step-up' },
+  }));
+});
+afterAll(() => {
+  for (const close of servers) close();
+  auth?.close();
+});
+
+async function v2Client(resource: string, clientId: keyof typeof CLIENTS): Promise<Client> {
+  const authProvider = new ClientCredentialsProvider({
+    clientId,
+    clientSecret: CLIENTS[clientId].secret,
+    scope: CLIENTS[clientId].scope,
+    expectedIssuer: auth.issuer,
+  });
+  const client = new Client(info, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(resource), { authProvider }));
+  expect(client.getNegotiatedProtocolVersion()).toBe(VERSION);
+  return client;
+}
+
+async function v1Client(resource: string, token: string): Promise<ClientV1> {
+  const client = new ClientV1(info);
+  await client.connect(
+    new TransportV1(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
+  return client;
+}
+
+/** A raw 2026-07-28 request with this authorization. */
+async function post(resource: string, authorization: string | undefined, method: string, params: object) {
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': VERSION,
+    'io.modelcontextprotocol/clientCapabilities': {
+      elicitation: {},
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    },
+  };
+  const response = await fetch(resource, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': VERSION,
+      'mcp-method': method,
+      ...('name' in params ? { 'mcp-name': String(params.name) } : {}),
+      ...('taskId' in params ? { 'mcp-name': String(params.taskId) } : {}),
+      ...(authorization ? { authorization } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta } }),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    challenge: response.headers.get('www-authenticate'),
+    // biome-ignore lint/suspicious/noExplicitAny: a JSON-RPC answer, read by the assertions.
+    json: (text ? JSON.parse(text) : undefined) as any,
+    text,
+  };
+}
+const names = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name).sort();
+const READER = ['export_notes', 'read_note', 'status', 'whoami'];
+const WRITER = ['export_notes', 'read_note', 'status', 'whoami', 'write_note'];
+
+describe('each caller lists and calls what its scopes allow', () => {
+  test('2026-07-28: the SDK v2 client gets its own token, and two clients see two lists', async () => {
+    const reader = await v2Client(hidden.resource, 'reader');
+    const writer = await v2Client(hidden.resource, 'writer');
+    try {
+      expect(names((await reader.listTools()).tools)).toEqual(READER);
+      expect(names((await writer.listTools()).tools)).toEqual(WRITER);
+      const called = await reader.callTool({ name: 'whoami', arguments: {} });
+      expect(JSON.parse((called.content as { text: string }[])[0]?.text as string)).toEqual({
+        subject: 'reader',
+        scopes: ['notes:read'],
+        sawToken: false,
+      });
+    } finally {
+      await Promise.all([reader.close(), writer.close()]);
+    }
+  });
+
+  test('2025: the v1 client with a bearer header sees its list, and its handler the caller without the token', async () => {
+    const reader = await v1Client(hidden.resource, await auth.token('reader', hidden.resource));
+    const writer = await v1Client(hidden.resource, await auth.token('writer', hidden.resource));
+    try {
+      expect(names((await reader.listTools()).tools)).toEqual(READER);
+      expect(names((await writer.listTools()).tools)).toEqual(WRITER);
+      const called = await writer.callTool({ name: 'whoami', arguments: {} });
+      expect(JSON.parse((called.content as { text: string }[])[0]?.text as string)).toEqual({
+        subject: 'writer',
+        scopes: ['notes:read', 'notes:write'],
+        sawToken: false,
+      });
+    } finally {
+      await Promise.all([reader.close(), writer.close()]);
+    }
+  });
+
+  test('a list that differs by caller says so: cacheScope private', async () => {
+    const token = await auth.token('reader', hidden.resource);
+    const listed = await post(hidden.resource, `Bearer ${token}`, 'tools/list', {});
+    expect(listed.json.result).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
+  });
+
+  test.each([
+    ['2026-07-28', 'modern'],
+    ['2025', 'legacy'],
+  ])('%s: a tool the caller may not see is an unknown tool, and no answer names it', async (_era, era) => {
+    const token = await auth.token('reader', hidden.resource);
+    let message: string;
+    if (era === 'modern') {
+      const refused = await post(hidden.resource, `Bearer ${token}`, 'tools/call', {
+        name: 'write_note',
+        arguments: { path: 'a.md' },
+      });
+      const unknown = await post(hidden.resource, `Bearer ${token}`, 'tools/call', {
+        name: 'no_such_tool',
+        arguments: {},
+      });
+      expect(refused.json.error.code).toBe(unknown.json.error.code);
+      message = refused.json.error.message;
+      expect(unknown.text).not.toContain('write_note');
+    } else {
+      const client = await v1Client(hidden.resource, token);
+      try {
+        const refused = client.callTool({ name: 'write_note', arguments: { path: 'a.md' } });
+        await expect(refused).rejects.toThrow(/Unknown tool "write_note"/);
+        message = ((await refused.catch((error: Error) => error)) as Error).message;
+        await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+          /Unknown tool "no_such_tool"\. Available tools: (?!.*write_note)/,
+        );
+      } finally {
+        await client.close();
+      }
+    }
+    expect(message).toMatch(/^(MCP error -32602: )?Unknown tool "write_note"\. Available tools: /);
+    expect(message.replace('"write_note"', '')).not.toContain('write_note');
+    expect(writes).toBe(0);
+  });
+});
+
+describe('the challenge and the metadata', () => {
+  test('no token: 401 pointing at the protected resource metadata, served at both of its paths', async () => {
+    const answer = await post(hidden.resource, undefined, 'tools/list', {});
+    expect(answer.status).toBe(401);
+    const metadataUrl = `${hidden.origin}/.well-known/oauth-protected-resource/mcp`;
+    expect(answer.challenge).toBe(`Bearer resource_metadata="${metadataUrl}"`);
+    for (const url of [metadataUrl, `${hidden.origin}/.well-known/oauth-protected-resource`]) {
+      const metadata = await fetch(url);
+      expect(metadata.status).toBe(200);
+      expect(await metadata.json()).toEqual({
+        resource: hidden.resource,
+        authorization_servers: [auth.issuer],
+        bearer_methods_supported: ['header'],
+      });
+    }
+  });
+
+  test('no token: a public tool answers a call; any other name asks for a token, hidden or unknown alike', async () => {
+    const status = await post(hidden.resource, undefined, 'tools/call', { name: 'status', arguments: {} });
+    expect(status.json.result).toMatchObject({ content: [{ text: 'up' }] });
+    for (const name of ['write_note', 'no_such_tool']) {
+      const refused = await post(hidden.resource, undefined, 'tools/call', { name, arguments: {} });
+      expect(refused.status).toBe(401);
+      expect(refused.text).not.toContain(name);
+    }
+  });
+
+  test('step-up: every tool listed, a call without its scope 403 naming only the scope, then a broader token', async () => {
+    const narrow = await auth.token('reader', stepUp.resource);
+    const listed = await post(stepUp.resource, `Bearer ${narrow}`, 'tools/list', {});
+    expect(names(listed.json.result.tools)).toEqual(WRITER);
+    const call = { name: 'write_note', arguments: { path: 'a.md' } };
+    const refused = await post(stepUp.resource, `Bearer ${narrow}`, 'tools/call', call);
+    expect(refused.status).toBe(403);
+    expect(refused.challenge).toBe(
+      `Bearer error="insufficient_scope", scope="notes:write", resource_metadata="${stepUp.origin}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    expect(refused.text).not.toContain('write_note');
+    expect(writes).toBe(0);
+    const broad = await auth.token('writer', stepUp.resource);
+    const allowed = await post(stepUp.resource, `Bearer ${broad}`, 'tools/call', call);
+    expect(allowed.status).toBe(200);
+    expect(allowed.json.result).toMatchObject({ resultType: 'input_required' });
+  });
+
+  test.each<[string, (resource: string) => Promise<string>, RegExp]>([
+    ['expired', (resource) => auth.sign({ exp: Math.floor(Date.now() / 1000) - 60 }, resource), /expired/],
+    ['for another audience', (resource) => auth.sign({ aud: 'https://other.example/mcp' }, resource), /aud/],
+    ['from another issuer', (resource) => auth.sign({ iss: 'https://issuer.example' }, resource), /iss/],
+    [
+      'badly signed',
+      async (resource) => {
+        const [header, payload, signature] = (await auth.sign({}, resource)).split('.') as [
+          string,
+          string,
+          string,
+        ];
+        return `${header}.${payload}.${signature.slice(0, -4)}AAAA`;
+      },
+      /signature/,
+    ],
+    [
+      'unsigned (alg none)',
+      async (resource) => {
+        const [, payload] = (await auth.sign({}, resource)).split('.') as [string, string];
+        return `${btoa(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).replace(/=+$/, '')}.${payload}.`;
+      },
+      /algorithm|not a valid JWT/,
+    ],
+    ['not a JWT', async () => 'opaque-token', /not a valid JWT/],
+  ])('a token %s is refused: 401 invalid_token', async (_case, tokenOf, why) => {
+    const token = await tokenOf(hidden.resource);
+    const answer = await post(hidden.resource, `Bearer ${token}`, 'tools/call', {
+      name: 'whoami',
+      arguments: {},
+    });
+    expect(answer.status).toBe(401);
+    expect(answer.challenge).toMatch(
+      /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="/,
+    );
+    expect(answer.json.error_description).toMatch(why);
+    expect(answer.text).not.toContain(token);
+  });
+});
+
+describe('what a caller holds is its own', () => {
+  test('a task created by one caller is not found by another', async () => {
+    const reader = `Bearer ${await auth.token('reader', hidden.resource)}`;
+    const writer = `Bearer ${await auth.token('writer', hidden.resource)}`;
+    const created = await post(hidden.resource, reader, 'tools/call', {
+      name: 'export_notes',
+      arguments: {},
+    });
+    expect(created.json.result).toMatchObject({ resultType: 'task' });
+    const { taskId } = created.json.result as { taskId: string };
+    const own = await post(hidden.resource, reader, 'tasks/get', { taskId });
+    expect(own.json.result).toMatchObject({ taskId });
+    const other = await post(hidden.resource, writer, 'tasks/get', { taskId });
+    expect(other.json.error).toMatchObject({ code: -32602 });
+  });
+
+  test('request state minted for one caller is refused for another', async () => {
+    const writer = `Bearer ${await auth.token('writer', hidden.resource)}`;
+    // Another caller with the same scopes: a token the issuer signed for another subject.
+    const other = `Bearer ${await auth.sign({ sub: 'someone-else' }, hidden.resource)}`;
+    const call = { name: 'write_note', arguments: { path: 'b.md' } };
+    const first = await post(hidden.resource, writer, 'tools/call', call);
+    const { requestState, inputRequests } = first.json.result as {
+      requestState: string;
+      inputRequests: Record<string, unknown>;
+    };
+    const inputResponses = Object.fromEntries(
+      Object.keys(inputRequests).map((key) => [key, { action: 'accept', content: { confirm: true } }]),
+    );
+    const stolen = await post(hidden.resource, other, 'tools/call', {
+      ...call,
+      requestState,
+      inputResponses,
+    });
+    expect(stolen.json.error).toMatchObject({ message: 'requestState refused: it belongs to another call' });
+    const own = await post(hidden.resource, writer, 'tools/call', { ...call, requestState, inputResponses });
+    expect(own.json.result).toMatchObject({ resultType: 'complete', content: [{ text: 'accept b.md' }] });
+  });
+});
