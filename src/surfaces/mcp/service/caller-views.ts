@@ -1,5 +1,9 @@
 import type { PreparedTool } from '../../../manifest/prepared-tool.js';
 import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
+import { type Caller, isVisibleTo } from '../../../runtime/visibility.js';
+
+export type { Caller };
+
 import { partOf } from './tool-service.js';
 
 /**
@@ -10,16 +14,6 @@ import { partOf } from './tool-service.js';
  * paged and written once per view. Views are made per set of the scopes that matter (those some
  * tool asks for), and the most recently used are kept (decision 0054).
  */
-
-/** Who is calling, as the gate verified it: never the token itself. */
-export interface Caller {
-  /** The token's subject (`sub`), or what `verify` named. */
-  readonly subject: string;
-  /** The scopes the token carries. */
-  readonly scopes: readonly string[];
-  /** The token's claims, as verified. */
-  readonly claims?: Readonly<Record<string, unknown>>;
-}
 
 /**
  * What a caller without a tool's scopes meets: `hidden` (the tool is not in its list, and a call
@@ -81,14 +75,9 @@ export function callerViews(runtime: ToolRuntime, withoutScopes: WithoutScopes =
   };
 }
 
-/**
- * Whether a caller may see and call a tool: one without a token only a public tool; one with a
- * token a tool whose scopes its token carries, every one of them (none: every caller).
- */
+/** Whether a caller may see and call a tool: without a token (undefined), the public tools only. */
 function mayCall(tool: PreparedTool, caller: Caller | undefined): boolean {
-  if (tool.access?.public) return true;
-  if (!caller) return false;
-  return (tool.access?.scopes ?? []).every((scope) => caller.scopes.includes(scope));
+  return isVisibleTo(tool, { caller: caller ?? 'anonymous' });
 }
 
 /** The runtime, listing and calling these tools only: a call to any other is a call to an unknown tool. */
