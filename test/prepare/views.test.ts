@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define-tool.js';
 import type { ViewPiece } from '../../src/load/build-view.js';
 import type { ViewCsp } from '../../src/manifest/tool-set.js';
+import { prepareToolSet } from '../../src/prepare/prepare-tool-set.js';
 import { proveViewCsp } from '../../src/prepare/view-csp.js';
 import { declaredViewOf } from '../../src/prepare/view-declaration.js';
 import type { Problem } from '../../src/shared/build/problems.js';
@@ -172,4 +173,15 @@ describe("a contract's view", () => {
       fields.map((field) => ['invalid-view', field]),
     );
   });
+});
+
+test('prepareToolSet, which builds no views, says it leaves a contract’s view out', () => {
+  const warnings: Problem[] = [];
+  const set = prepareToolSet(
+    { board: defineTool({ description: 'd', output: z.object({}), view: './v.html' }) },
+    { warn: (problem) => warnings.push(problem) },
+  );
+  expect(set.views).toBeUndefined();
+  expect(set.prepared[0]?.view).toBeUndefined();
+  expect(brief(warnings)).toEqual([{ code: 'view-link', line: undefined, field: 'view' }]);
 });
