@@ -1,7 +1,7 @@
 import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
-import type { ViewPiece } from '../load/build-view.js';
 import type { ViewCsp } from '../manifest/tool-set.js';
 import type { Problem } from '../shared/build/problems.js';
+import type { ViewPiece } from '../shared/build/view-piece.js';
 
 /** What the view does with an origin, and so the CSP field that must list it. */
 type Use = 'connect' | 'resource' | 'frame' | 'baseUri';

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define-tool.js';
-import type { ViewPiece } from '../../src/load/build-view.js';
 import type { ViewCsp } from '../../src/manifest/tool-set.js';
 import { prepareToolSet } from '../../src/prepare/prepare-tool-set.js';
 import { proveViewCsp } from '../../src/prepare/view-csp.js';
 import { declaredViewOf } from '../../src/prepare/view-declaration.js';
 import type { Problem } from '../../src/shared/build/problems.js';
+import type { ViewPiece } from '../../src/shared/build/view-piece.js';
 
 const html = (text: string): ViewPiece => ({ kind: 'html', text, file: 'src/view.html' });
 const brief = (problems: readonly Problem[]) =>
