@@ -19,7 +19,13 @@ export type {
   ToolContract,
   ToolDefinition,
   ToolInput,
+  ToolOutput,
   ToolResult,
+  ToolViewDefinition,
+  ToolViewLink,
+  ViewCspDomains,
+  ViewPermission,
+  ViewVisibility,
 } from './contract/types.js';
 export { type ApplyPlanOptions, applyPlan } from './runtime/apply-plan.js';
 export { type CoerceOptions, coerceJsonArgs } from './runtime/coerce-json-args.js';

@@ -34,6 +34,7 @@ import { type Project, type ProjectOptions, resolveProject } from './project.js'
 import { recordRun } from './run-record.js';
 import { cacheFor, createGeneratorState, endGeneration, type GeneratorState } from './state.js';
 import { turnOneOverruns } from './turn-one-budget.js';
+import { buildViews } from './views.js';
 import { zodVersionProblems } from './zod-version.js';
 
 export interface GenerationOptions {
@@ -59,6 +60,8 @@ export interface Generation {
   readonly manifest?: Manifest;
   /** The files the tools were found in, relative to the root. */
   readonly contractFiles: readonly string[];
+  /** The files the views were built from, relative to the root: a watcher's too. */
+  readonly viewInputs?: readonly string[];
   /** What stops the generation: nothing is written while there is one. */
   readonly problems: readonly Problem[];
   readonly warnings: readonly Problem[];
@@ -132,7 +135,7 @@ export async function generateProject(
       continue;
     }
     warnings.push(...hit.warnings);
-    for (const { exportName, member, prepared, size, hidden = 0, declared, intents } of hit.tools) {
+    for (const { exportName, member, prepared, size, hidden = 0, declared, intents, view } of hit.tools) {
       const ref = refs.find(
         (candidate) => candidate.exportName === exportName && candidate.member === member,
       ) as ContractRef;
@@ -146,6 +149,7 @@ export async function generateProject(
         hidden,
         declared,
         ...(intents ? { intents } : {}),
+        ...(view ? { view } : {}),
       });
     }
   }
@@ -163,15 +167,18 @@ export async function generateProject(
       const tools = await Promise.all(result.tools.map((tool) => withPass(tool, module)));
       found.push(...tools);
       if (cache && module && result.problems.length === 0) {
-        const entries = tools.map(({ exportName, member, prepared, size, hidden, declared, intents }) => ({
-          exportName,
-          member,
-          prepared,
-          size,
-          hidden,
-          declared,
-          ...(intents ? { intents } : {}),
-        }));
+        const entries = tools.map(
+          ({ exportName, member, prepared, size, hidden, declared, intents, view }) => ({
+            exportName,
+            member,
+            prepared,
+            size,
+            hidden,
+            declared,
+            ...(intents ? { intents } : {}),
+            ...(view ? { view } : {}),
+          }),
+        );
         cache.store(file, {
           key: cache.keyOf(refs),
           inputs: module.inputs,
@@ -216,6 +223,12 @@ export async function generateProject(
       message: `search.tool serves a tool named "${SEARCH_TOOL_NAME}", and a contract takes that name`,
       hint: `rename that tool, or set search: { tool: false }`,
     });
+  const built = await buildViews(root, config, found);
+  found.forEach((tool, index) => {
+    found[index] = { ...tool, prepared: built.tools[index] as PreparedTool };
+  });
+  problems.push(...built.problems);
+  warnings.push(...built.warnings);
   if (problems.length === 0 && found.length === 0 && !config.allowEmpty)
     problems.push({
       severity: 'error',
@@ -237,7 +250,8 @@ export async function generateProject(
   };
   const contractFiles = [...refsByFile.keys()];
   const tools = found.map(({ prepared, ref, pass }) => ({ prepared, ref, ...(pass ? { pass } : {}) }));
-  if (problems.length > 0) return { files: [], contractFiles, problems, warnings, tools, stats };
+  const viewInputs = built.inputs;
+  if (problems.length > 0) return { files: [], contractFiles, viewInputs, problems, warnings, tools, stats };
   const capture = await captureProjectHandshake(
     root,
     options.cache === false ? undefined : cacheDir,
@@ -253,7 +267,7 @@ export async function generateProject(
     });
   const { manifest, text: manifestText } = emitManifest(
     found,
-    { extensionKeys: extension.keys, groups: arrangement.groups },
+    { extensionKeys: extension.keys, groups: arrangement.groups, views: built.views },
     state.manifestEntries,
   );
   const moduleText = emitModule(
@@ -264,6 +278,7 @@ export async function generateProject(
       extensionKeys: extension.keys,
       extensionLibrary: extension.library?.name,
       groups: arrangement.groups,
+      views: built.views,
       ...('handshake' in capture && capture.handshake ? { handshake: capture.handshake } : {}),
       ...(config.search
         ? {
@@ -281,9 +296,12 @@ export async function generateProject(
     files: [
       { path: config.manifest, text: manifestText },
       { path: config.module, text: moduleText },
+      ...built.files,
     ],
     manifest,
     contractFiles,
+    viewInputs,
+    problems,
     warnings,
     tools,
     stats,
