@@ -2,7 +2,7 @@ import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
 import type { PreparedSearch } from '../manifest/search-index.js';
-import type { PreparedHandshake, PreparedToolSet, ToolGroup } from '../manifest/tool-set.js';
+import type { PreparedHandshake, PreparedToolSet, PreparedView, ToolGroup } from '../manifest/tool-set.js';
 import { getOwn } from '../shared/run/own-property.js';
 import {
   announce,
@@ -79,6 +79,8 @@ export interface ToolRuntime {
   readonly handshake?: PreparedHandshake;
   /** The project's groups, with their descriptions (each tool's `groups` names its own); absent without groups. */
   readonly groups?: readonly ToolGroup[];
+  /** The views (MCP Apps) built with the tools, current versions and those still kept; absent: none. */
+  readonly views?: readonly PreparedView[];
 }
 
 export interface CallOptions {
@@ -139,6 +141,7 @@ export function createToolRuntime<ExtensionValues>(
     list: () => listed,
     ...(toolSet.handshake ? { handshake: toolSet.handshake } : {}),
     ...(toolSet.groups ? { groups: toolSet.groups } : {}),
+    ...(toolSet.views ? { views: toolSet.views } : {}),
     async call(name, args, context, { profile } = {}) {
       if (isSearch(name)) return searchCall(name, args, context, profile);
       const call = startCall(name, args, context);

@@ -1,5 +1,6 @@
 import { groupCatalogOf } from '../service/group-views.js';
 import { toolServiceOf } from '../service/tool-service.js';
+import { toolListOf } from '../service/views.js';
 import { ERRORS, errorAnswer, type Id, responseText, type WireAnswer } from '../wire/jsonrpc.js';
 import type { ServingKit } from './method-table.js';
 import { toolPages } from './tool-methods.js';
@@ -29,7 +30,7 @@ export function groupWork(kit: ServingKit): GroupWork {
   });
   const getTexts = new Map<string, string>();
   return {
-    topLevel: toolPages(kit, toolServiceOf(catalog.topLevel)),
+    topLevel: toolPages(kit, (capabilities) => toolListOf(catalog.topLevel, capabilities)),
     list: (id) => ({ status: 200, body: responseText(id, listText) }),
     get(id, name) {
       const group = offered.get(name);

@@ -1,6 +1,7 @@
 import { askingCall } from '../service/asking-call.js';
 import { missingCapabilityError } from '../service/questions.js';
 import type { ToolService } from '../service/tool-service.js';
+import { toolListOf } from '../service/views.js';
 import { META, mirroredMismatch } from '../wire/envelope.js';
 import { ERRORS, errorAnswer, type Id, responseText, type WireAnswer } from '../wire/jsonrpc.js';
 import { type MethodTable, missingCapabilityAnswer, type ServingKit } from './method-table.js';
@@ -32,7 +33,10 @@ export function installToolMethods(
     },
   });
 
-  table.set('tools/list', { alwaysOurs: true, answer: toolPages(kit, service) });
+  table.set('tools/list', {
+    alwaysOurs: true,
+    answer: toolPages(kit, (capabilities) => toolListOf(kit.runtime, capabilities)),
+  });
 
   table.set('tools/call', {
     alwaysOurs: true,
@@ -74,17 +78,21 @@ export function installToolMethods(
 }
 
 /**
- * The `tools/list` answer of a service's tools: each page's text made once per process, the 2025
- * page with what 2026-07-28 adds to a result.
+ * The `tools/list` answer of the tools of the service a request's capabilities choose: each page's
+ * text made once per process, the 2025 page with what 2026-07-28 adds to a result.
  */
 export function toolPages(
   kit: ServingKit,
-  service: ToolService,
-): (request: { readonly id: Id; readonly params: Record<string, unknown> }) => WireAnswer {
+  serviceFor: (capabilities: Record<string, unknown>) => ToolService,
+): (request: {
+  readonly id: Id;
+  readonly params: Record<string, unknown>;
+  readonly capabilities: Record<string, unknown>;
+}) => WireAnswer {
   const pageSize = kit.options.pageSize ?? 200;
   const pageTexts = new WeakMap<object, string>();
-  return ({ id, params }) => {
-    const listed = service.page(pageSize, params.cursor);
+  return ({ id, params, capabilities }) => {
+    const listed = serviceFor(capabilities).page(pageSize, params.cursor);
     if ('error' in listed) return kit.callError(id, listed.error);
     let text = pageTexts.get(listed);
     if (text === undefined) {
