@@ -19,7 +19,13 @@ export type {
   ToolContract,
   ToolDefinition,
   ToolInput,
+  ToolOutput,
   ToolResult,
+  ToolViewDefinition,
+  ToolViewLink,
+  ViewCspDomains,
+  ViewPermission,
+  ViewVisibility,
 } from './contract/types.js';
 export { type CoerceOptions, coerceJsonArgs } from './runtime/coerce-json-args.js';
 export { CoercionRefusal } from './runtime/json-text.js';

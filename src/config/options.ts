@@ -175,6 +175,17 @@ const optionsObject = z.strictObject({
       caseFold: z.boolean().default(true),
     })
     .prefault({}),
+  /**
+   * The views (MCP Apps) contracts declare (docs/guide/views.md): `maxBytes`, the most one built
+   * view's HTML may weigh (1 MB: ext-apps' `App` alone bundles to about 590 kB); `keepVersions`, how many versions of each view stay readable, the
+   * current one included (older ones are read back from the committed manifest and files).
+   */
+  views: z
+    .strictObject({
+      maxBytes: z.number().int().positive().default(1_000_000),
+      keepVersions: z.number().int().positive().default(3),
+    })
+    .prefault({}),
   /** Extension keys every tool takes: an object schema, advertised unless `advertise` is false. */
   search: z.strictObject({ tool: z.boolean().default(false) }).optional(),
   findability: z

@@ -65,6 +65,49 @@ export interface TaskOptions {
   questions?: Record<string, TaskQuestion>;
 }
 
+/** Who may call a tool with a view (MCP Apps' `_meta.ui.visibility`): the model, the view, or both. */
+export type ViewVisibility = 'model' | 'app';
+
+/** The origins a view reaches, by what it does with them (MCP Apps' `_meta.ui.csp`). */
+export interface ViewCspDomains {
+  /** Origins the view's code fetches from or connects to (`fetch`, `WebSocket`, `EventSource`, XHR). */
+  connectDomains?: readonly string[];
+  /** Origins of scripts, styles, fonts, images and media the view loads. */
+  resourceDomains?: readonly string[];
+  /** Origins of the frames the view embeds. */
+  frameDomains?: readonly string[];
+  /** Origins the view's `<base href>` may name. */
+  baseUriDomains?: readonly string[];
+}
+
+/** Browser features a view asks its host for (MCP Apps' `_meta.ui.permissions`). */
+export type ViewPermission = 'camera' | 'microphone' | 'geolocation' | 'clipboardWrite';
+
+/**
+ * The view (MCP Apps) a host renders for the tool's result (docs/guide/views.md): built at build
+ * time into one self-contained HTML document, its CSP proven from the bundle.
+ */
+export interface ToolViewDefinition {
+  /** The view's entry, relative to the contract's file: an HTML file or a module (`.ts`, `.tsx`, `.js`, `.jsx`). */
+  entry: string;
+  /** The origins the view reaches; the build fails when the bundle reaches one not listed in its field. */
+  csp?: ViewCspDomains;
+  permissions?: readonly ViewPermission[];
+  /** Who may call the tool. Default `['model', 'app']`. */
+  visibility?: readonly ViewVisibility[];
+  /** Whether the host draws a border around the view; absent: the host decides. */
+  prefersBorder?: boolean;
+}
+
+/**
+ * A tool that belongs to another tool's view: `of` names that tool. Its `_meta.ui` names the same
+ * view; `visibility: ['app']` keeps it from every model (a helper only the view calls).
+ */
+export interface ToolViewLink {
+  of: string;
+  visibility?: readonly ViewVisibility[];
+}
+
 /**
  * Per provider profile, what the tool does under it (docs/guide/profiles.md): `'exclude'` leaves it
  * out of that profile's tools; `'fallback'` sends it as the profile's fallback (`openai-strict` as
@@ -131,6 +174,11 @@ export interface ToolDefinition<
    * `toolprep check` proves each client's tool search finds the tool for each of them.
    */
   intents?: readonly string[];
+  /**
+   * The view (MCP Apps) a host renders for the tool: its entry (a string alone), or the entry with
+   * its CSP, permissions and visibility; or `{ of: 'tool' }` for a tool of another tool's view.
+   */
+  view?: string | ToolViewDefinition | ToolViewLink;
 }
 
 /** Every key `defineTool` takes: the build refuses any other by name (check-contract.ts). */
@@ -151,6 +199,7 @@ export const TOOL_DEFINITION_KEYS = [
   'loading',
   'searchHint',
   'intents',
+  'view',
 ] as const satisfies readonly (keyof ToolDefinition)[];
 // A key of ToolDefinition missing from the list would be refused by the build: this fails to compile instead.
 const everyKeyListed: Exclude<keyof ToolDefinition, (typeof TOOL_DEFINITION_KEYS)[number]> extends never
@@ -183,6 +232,16 @@ type Joined<Params, Input> = [Params, Input] extends [undefined, undefined]
 export type ToolInput<C> =
   C extends ToolContract<infer I, infer P, ContractSchema | undefined>
     ? Joined<InputOf<P>, InputOf<I>>
+    : never;
+/**
+ * What a caller gets as the result's `structuredContent`: the handler's value once the output
+ * schema has parsed it; `undefined` for a tool without one. A view's code reads its data so.
+ */
+export type ToolOutput<C> =
+  C extends ToolContract<ContractSchema | undefined, ContractSchema | undefined, infer O>
+    ? O extends ContractSchema
+      ? SchemaOutput<O>
+      : undefined
     : never;
 /** What the handler receives once the contract's parsers have run. */
 export type ToolArgs<C> =

@@ -12,6 +12,7 @@ import { exportPath } from '../shared/build/export-path.js';
 import { GenerationalMemo } from '../shared/build/generational-memo.js';
 import { sumOf } from './size.js';
 import { turnOneSizes } from './turn-one.js';
+import { type EmittableView, manifestViewEntry } from './views.js';
 
 /** A prepared tool, and the export it was prepared from. */
 export interface EmittableTool {
@@ -78,7 +79,11 @@ export function byName(tools: readonly EmittableTool[]): EmittableTool[] {
  */
 export function emitManifest(
   tools: readonly EmittableTool[],
-  set: { readonly extensionKeys: readonly string[]; readonly groups: readonly ToolGroup[] },
+  set: {
+    readonly extensionKeys: readonly string[];
+    readonly groups: readonly ToolGroup[];
+    readonly views?: readonly EmittableView[];
+  },
   entries: ManifestEntries = new GenerationalMemo(),
 ): { manifest: Manifest; text: string } {
   const { extensionKeys } = set;
@@ -103,6 +108,7 @@ export function emitManifest(
     extensionKeys,
     tools: entriesOf,
     ...(groups.length > 0 ? { groups } : {}),
+    ...(set.views && set.views.length > 0 ? { views: set.views.map(manifestViewEntry) } : {}),
     totals: {
       tools: emitted.length,
       ...sumOf(entriesOf.map((entry) => entry.size)),
@@ -120,7 +126,7 @@ export function emitManifest(
     manifest,
     text: `{\n  "format": ${MANIFEST_FORMAT},\n  "extensionKeys": ${keys},\n  "tools": ${toolsText},\n${
       manifest.groups ? `  "groups": ${nested(manifest.groups)},\n` : ''
-    }  "totals": ${totals}\n}\n`,
+    }${manifest.views ? `  "views": ${nested(manifest.views)},\n` : ''}  "totals": ${totals}\n}\n`,
   };
 }
 

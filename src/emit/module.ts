@@ -6,6 +6,7 @@ import type { PreparedHandshake, ToolGroup } from '../manifest/tool-set.js';
 import { exportAccess, isIdentifier } from '../shared/build/export-path.js';
 import { GenerationalMemo } from '../shared/build/generational-memo.js';
 import { byName, type EmittableTool } from './manifest.js';
+import { type EmittableView, viewsEntry } from './views.js';
 
 /** Each prepared tool's JSON, already escaped for a string literal, by digest. */
 export type ModuleTexts = GenerationalMemo<string>;
@@ -23,6 +24,8 @@ export interface ModuleOptions {
   readonly handshake?: PreparedHandshake;
   /** The project's groups, by name; none when it has none. */
   readonly groups?: readonly ToolGroup[];
+  /** The views built with the tools, every version kept. */
+  readonly views?: readonly EmittableView[];
   /** The search index of the tools in module order (config `search`), and `search_tools` if served. */
   readonly search?: { readonly index: SearchIndex; readonly tool?: PreparedTool };
 }
@@ -71,8 +74,9 @@ export function emitModule(
     texts.take(prepared.digest, () => JSON.stringify(JSON.stringify(prepared)).slice(1, -1)),
   );
 
+  const viewData = viewDataType(sorted, options.views ?? [], contractType);
   return `${HEADER}
-import type { ToolArgs, ToolResult } from 'toolprep';
+import type { ToolArgs, ${viewData ? 'ToolInput, ToolOutput, ' : ''}ToolResult } from 'toolprep';
 import type { PreparedTool, PreparedToolSet } from 'toolprep/runtime';
 ${libraries.map((library) => `import { ${library} } from 'toolprep/runtime/${library}';`).join('\n')}
 ${files.map((specifier) => `import type * as ${alias.get(specifier)} from '${specifier}';`).join('\n')}
@@ -95,7 +99,7 @@ ${sorted.map((tool) => `    ${ownKey(tool.prepared.name)}: () => import('${speci
   // What the MCP SDK answers first (captured at build time): served before the SDK loads.
   handshake: ${JSON.stringify(options.handshake)},`
       : ''
-  }${options.search ? searchEntry(options.search) : ''}
+  }${options.search ? searchEntry(options.search) : ''}${viewsEntry(options.views ?? [], options.modulePath, options.importExtension)}
 };
 
 /** One handler per tool, typed by its contract: \`const handlers: ToolHandlers = { ... }\`. */
@@ -106,6 +110,43 @@ ${sorted
     return `  ${key(tool.prepared.name)}(args: ToolArgs<${contract}>, context: Context): ToolResult<${contract}> | Promise<ToolResult<${contract}>>;`;
   })
   .join('\n')}
+};
+${viewData}`;
+}
+
+/**
+ * What each view's code is given, by view (\`ViewData['notes_board']\`): its tool's input and
+ * result (\`structuredContent\`, the contract's output), and the tools that name the view, which
+ * its code may call through the host. Empty when no tool has a view.
+ */
+function viewDataType(
+  tools: readonly EmittableTool[],
+  views: readonly EmittableView[],
+  contractType: (tool: EmittableTool) => string,
+): string {
+  const current = views.filter((view) => view.current);
+  if (current.length === 0) return '';
+  const data = (tool: EmittableTool) => {
+    const contract = contractType(tool);
+    return `{ input: ToolInput<${contract}>; result: ToolOutput<${contract}> }`;
+  };
+  const entries = current.map((view) => {
+    const owner = tools.find((tool) => tool.prepared.name === view.name) as EmittableTool;
+    const callers = tools.filter((tool) => tool.prepared.view?.resourceUri === view.uri);
+    const calls = callers.map((tool) => `      ${JSON.stringify(tool.prepared.name)}: ${data(tool)};`);
+    return `  ${JSON.stringify(view.name)}: {
+    input: ToolInput<${contractType(owner)}>;
+    result: ToolOutput<${contractType(owner)}>;
+    /** The tools the view may call through its host. */
+    tools: {
+${calls.join('\n')}
+    };
+  };`;
+  });
+  return `
+/** What each view's code is given, by view: its tool's input and result (\`structuredContent\`), and the tools it may call. */
+export type ViewData = {
+${entries.join('\n')}
 };
 `;
 }

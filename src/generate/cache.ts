@@ -10,6 +10,7 @@ import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { PreparedExtension } from '../prepare/extension.js';
 import type { DeclaredDisclosure } from '../prepare/surface-arrangement.js';
+import type { DeclaredView } from '../prepare/view-declaration.js';
 import { canonicalJson } from '../shared/build/canonical-json.js';
 import type { StampOf } from '../shared/build/file-stamp.js';
 import type { Problem } from '../shared/build/problems.js';
@@ -28,6 +29,7 @@ export interface CachedFile {
     readonly hidden: number;
     readonly declared: DeclaredDisclosure;
     readonly intents?: readonly string[];
+    readonly view?: DeclaredView;
   }[];
   readonly warnings: readonly Problem[];
 }

@@ -31,6 +31,7 @@ import {
 import { type Project, type ProjectOptions, resolveProject } from './project.js';
 import { cacheFor, createGeneratorState, endGeneration, type GeneratorState } from './state.js';
 import { turnOneOverruns } from './turn-one-budget.js';
+import { buildViews } from './views.js';
 import { zodVersionProblems } from './zod-version.js';
 
 export interface GenerationOptions {
@@ -56,6 +57,8 @@ export interface Generation {
   readonly manifest?: Manifest;
   /** The files the tools were found in, relative to the root. */
   readonly contractFiles: readonly string[];
+  /** The files the views were built from, relative to the root: a watcher's too. */
+  readonly viewInputs?: readonly string[];
   /** What stops the generation: nothing is written while there is one. */
   readonly problems: readonly Problem[];
   readonly warnings: readonly Problem[];
@@ -129,7 +132,7 @@ export async function generateProject(
       continue;
     }
     warnings.push(...hit.warnings);
-    for (const { exportName, member, prepared, size, hidden = 0, declared, intents } of hit.tools) {
+    for (const { exportName, member, prepared, size, hidden = 0, declared, intents, view } of hit.tools) {
       const ref = refs.find(
         (candidate) => candidate.exportName === exportName && candidate.member === member,
       ) as ContractRef;
@@ -143,6 +146,7 @@ export async function generateProject(
         hidden,
         declared,
         ...(intents ? { intents } : {}),
+        ...(view ? { view } : {}),
       });
     }
   }
@@ -160,15 +164,18 @@ export async function generateProject(
       const tools = await Promise.all(result.tools.map((tool) => withPass(tool, module)));
       found.push(...tools);
       if (cache && module && result.problems.length === 0) {
-        const entries = tools.map(({ exportName, member, prepared, size, hidden, declared, intents }) => ({
-          exportName,
-          member,
-          prepared,
-          size,
-          hidden,
-          declared,
-          ...(intents ? { intents } : {}),
-        }));
+        const entries = tools.map(
+          ({ exportName, member, prepared, size, hidden, declared, intents, view }) => ({
+            exportName,
+            member,
+            prepared,
+            size,
+            hidden,
+            declared,
+            ...(intents ? { intents } : {}),
+            ...(view ? { view } : {}),
+          }),
+        );
         cache.store(file, {
           key: cache.keyOf(refs),
           inputs: module.inputs,
@@ -209,6 +216,12 @@ export async function generateProject(
       message: `search.tool serves a tool named "${SEARCH_TOOL_NAME}", and a contract takes that name`,
       hint: `rename that tool, or set search: { tool: false }`,
     });
+  const built = await buildViews(root, config, found);
+  found.forEach((tool, index) => {
+    found[index] = { ...tool, prepared: built.tools[index] as PreparedTool };
+  });
+  problems.push(...built.problems);
+  warnings.push(...built.warnings);
   if (problems.length === 0 && found.length === 0 && !config.allowEmpty)
     problems.push({
       severity: 'error',
@@ -230,7 +243,8 @@ export async function generateProject(
   };
   const contractFiles = [...refsByFile.keys()];
   const tools = found.map(({ prepared, ref, pass }) => ({ prepared, ref, ...(pass ? { pass } : {}) }));
-  if (problems.length > 0) return { files: [], contractFiles, problems, warnings, tools, stats };
+  const viewInputs = built.inputs;
+  if (problems.length > 0) return { files: [], contractFiles, viewInputs, problems, warnings, tools, stats };
   const capture = await captureProjectHandshake(
     root,
     options.cache === false ? undefined : cacheDir,
@@ -246,7 +260,7 @@ export async function generateProject(
     });
   const { manifest, text: manifestText } = emitManifest(
     found,
-    { extensionKeys: extension.keys, groups: arrangement.groups },
+    { extensionKeys: extension.keys, groups: arrangement.groups, views: built.views },
     state.manifestEntries,
   );
   const moduleText = emitModule(
@@ -257,6 +271,7 @@ export async function generateProject(
       extensionKeys: extension.keys,
       extensionLibrary: extension.library?.name,
       groups: arrangement.groups,
+      views: built.views,
       ...('handshake' in capture && capture.handshake ? { handshake: capture.handshake } : {}),
       ...(config.search
         ? {
@@ -274,9 +289,11 @@ export async function generateProject(
     files: [
       { path: config.manifest, text: manifestText },
       { path: config.module, text: moduleText },
+      ...built.files,
     ],
     manifest,
     contractFiles,
+    viewInputs,
     problems,
     warnings,
     tools,

@@ -8,6 +8,7 @@ import { prepareTool } from '../prepare/prepare-tool.js';
 import { budgetStrictRequests } from '../prepare/profiles/request-budget.js';
 import { type DeclaredDisclosure, declaredDisclosureOf } from '../prepare/surface-arrangement.js';
 import { toolSize } from '../prepare/tool-size.js';
+import { type DeclaredView, declaredViewOf } from '../prepare/view-declaration.js';
 import { exportPath } from '../shared/build/export-path.js';
 import { type Problem, placed, ToolprepError } from '../shared/build/problems.js';
 import { isPlainObject } from '../shared/run/is-record.js';
@@ -19,6 +20,8 @@ export type FoundTool = EmittableTool & {
   readonly declared: DeclaredDisclosure;
   /** Rules its parser enforces that its documents do not show, as many as a short pass found. */
   readonly hidden: number;
+  /** The contract's `view`, checked: built with the set, after every tool is prepared. */
+  readonly view?: DeclaredView;
 };
 
 /** Prepares the contracts one loaded file exports; every problem is located at its export. */
@@ -78,7 +81,11 @@ export function prepareFile(
         warn: (problem) => warnings.push(placed(problem, ref.file, ref.line)),
       });
       const size = toolSize(prepared);
+      const viewProblems: Problem[] = [];
+      const view = declaredViewOf(prepared.name, contract, viewProblems);
+      problems.push(...viewProblems.map((problem) => placed(problem, ref.file, ref.line)));
       tools.push({
+        ...(view ? { view } : {}),
         prepared,
         file: ref.file,
         exportName: ref.exportName,

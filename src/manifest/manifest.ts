@@ -1,5 +1,6 @@
 import type { PreparedTool } from './prepared-tool.js';
 import type { ProfileName } from './profiles.js';
+import type { PreparedView } from './tool-set.js';
 
 /**
  * The manifest's format version. The runtime refuses a tool set of another format and says to
@@ -27,6 +28,17 @@ export interface ManifestTool extends PreparedTool {
   readonly size: ToolSize;
   /** Requests that should lead a model to the tool (the contract's `intents`); never served. */
   readonly intents?: readonly string[];
+}
+
+/**
+ * A view (MCP Apps) as built: what the tool set's `views` holds but its HTML, and where that is.
+ * Sorted by name, each view's current version first, then the older ones kept, newest first.
+ */
+export interface ManifestView extends Omit<PreparedView, 'html'> {
+  /** The entry it was built from: `src/tools/notes-view.html`. */
+  readonly source: string;
+  /** The HTML, relative to the root: `toolprep.views/notes.<digest>.html`. */
+  readonly file: string;
 }
 
 /** A group of tools, as `groups/list` shows it, with what its tools cost together. */
@@ -61,6 +73,8 @@ export interface Manifest {
   readonly tools: readonly ManifestTool[];
   /** The project's groups, by name; absent when it has none. */
   readonly groups?: readonly ManifestGroup[];
+  /** The views built with the tools, current and kept; absent when no tool has one. */
+  readonly views?: readonly ManifestView[];
   readonly totals: Size & {
     readonly tools: number;
     readonly profiles?: { readonly [Profile in ProfileName]?: Size };

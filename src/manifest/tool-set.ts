@@ -48,6 +48,9 @@ export interface PreparedView {
   readonly html: () => Promise<string>;
 }
 
+/** The MIME type of every view's HTML (MCP Apps): on its resource entry and its content alike. */
+export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
+
 /** MCP Apps' CSP fields: each a list of origins. */
 export interface ViewCsp {
   readonly connectDomains?: readonly string[];

@@ -58,6 +58,14 @@ export type ProblemCode =
   | 'include-matches-nothing'
   | 'zod-unsupported'
   | 'search-tool-name-taken'
+  // views (MCP Apps)
+  | 'invalid-view'
+  | 'view-build-failed'
+  | 'view-link'
+  | 'view-csp-missing'
+  | 'view-csp-unresolved'
+  | 'view-csp-stripped'
+  | 'view-over-budget'
   // toolprep check: findability of the intents
   | 'intent-not-found'
   | 'similar-search-documents'
