@@ -1,4 +1,4 @@
-import type { PreparedView } from '../../../manifest/tool-set.js';
+import { type PreparedView, VIEW_MIME_TYPE } from '../../../manifest/tool-set.js';
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { isRecord } from '../../../shared/run/is-record.js';
 import { ERRORS, type WireError } from '../wire/jsonrpc.js';
@@ -14,8 +14,8 @@ import { type ToolService, toolServiceOf } from './tool-service.js';
 
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 
-/** The one mime type of a view, as MCP Apps requires it. */
-export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
+// For the bindings, which read the manifest through this service only.
+export { VIEW_MIME_TYPE };
 
 /**
  * Whether a client renders views: it declared the extension (and, if it lists mime types, ours).
