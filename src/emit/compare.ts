@@ -3,6 +3,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { Manifest } from '../manifest/manifest.js';
 import { digestOf } from '../shared/build/canonical-json.js';
 import { type ComparedTool, compareSurfaces, describeComparison } from './surface-diff.js';
+import { isViewFile } from './views.js';
 import { type GeneratedFile, readText } from './write-files.js';
 
 export interface StaleReport {
@@ -49,9 +50,12 @@ export async function compareWithDisk(
     const changes = describeComparison(tools, verbose ? {} : SHARED_CHANGE);
     if (changes.length > 0)
       lines.push('', 'What changed in the tool surface:', ...changes.map((line) => `  ${line}`));
+    const views = describeViews(committed, manifest.value);
+    if (views.length > 0) lines.push('', 'What changed in the views:', ...views.map((line) => `  ${line}`));
     if (committed) lines.push(...describeTotals(committed, manifest.value));
     lines.push('', 'Run `toolprep generate` and commit the result.', '');
-    for (const file of stale) {
+    // A built view is described above: its minified bytes make no diff a reader can use.
+    for (const file of stale.filter((file) => !isViewFile(file.path))) {
       const patches =
         file.path === manifest.path && committed
           ? manifestPatches(file.path, tools, committed, manifest.value, verbose)
@@ -61,6 +65,25 @@ export async function compareWithDisk(
     return lines.join('\n');
   };
   return { stale: stale.map((file) => file.path), text: report(false), verboseText: report(true) };
+}
+
+/** Each view whose current version changed, came or went: its digest and bytes before and after. */
+function describeViews(before: Manifest | undefined, after: Manifest): string[] {
+  const current = (manifest: Manifest | undefined) =>
+    new Map((manifest?.views ?? []).filter((view) => view.current).map((view) => [view.name, view]));
+  const was = current(before);
+  const now = current(after);
+  const names = [...new Set([...was.keys(), ...now.keys()])].sort();
+  return names.flatMap((name) => {
+    const old = was.get(name);
+    const built = now.get(name);
+    if (old?.digest === built?.digest) return [];
+    if (!old) return [`+ view ${name}: ${built?.uri} (${built?.bytes} bytes, from ${built?.source})`];
+    if (!built) return [`- view ${name}: ${old.uri}`];
+    return [
+      `~ view ${name}: ${old.digest} → ${built.digest} (${old.bytes} → ${built.bytes} bytes, from ${built.source})`,
+    ];
+  });
 }
 
 /** The tokens (o200k_base) of the whole surface as `tools/list` sends it, and as each profile does, before and after. */

@@ -1,3 +1,4 @@
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ManifestView } from '../manifest/manifest.js';
 import type { GeneratedFile } from './write-files.js';
@@ -106,4 +107,26 @@ export function viewsEntry(
   views: [
 ${lines.join('\n')}
   ],`;
+}
+
+/**
+ * Removes the built views no longer kept (a version past `views.keepVersions`, a view that went)
+ * from both views folders: toolprep's own files only, recognised by their names.
+ */
+export async function removeStaleViewFiles(
+  root: string,
+  outputs: { readonly manifest: string; readonly module: string },
+  kept: readonly GeneratedFile[],
+): Promise<void> {
+  const keep = new Set(kept.map((file) => path.resolve(root, file.path)));
+  const folders = new Set(
+    [outputs.manifest, outputs.module].map((file) => path.resolve(root, path.dirname(file), VIEWS_FOLDER)),
+  );
+  for (const folder of folders) {
+    const names = await readdir(folder).catch(() => [] as string[]);
+    for (const name of names) {
+      const file = path.join(folder, name);
+      if (VIEW_FILE.test(name) && !keep.has(file)) await rm(file, { force: true });
+    }
+  }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import { compareWithDisk, type StaleReport } from '../emit/compare.js';
+import { isViewFile, removeStaleViewFiles } from '../emit/views.js';
 import { TEMPORARY_SUFFIX, writeChangedFiles } from '../emit/write-files.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { type Problem, ToolprepError } from '../shared/build/problems.js';
@@ -78,6 +79,8 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
   let project: Project | undefined;
   let lastFingerprint: string | undefined;
   let contractFiles: readonly string[] = [];
+  /** The files the last generation's views were built from (HTML, styles, modules), absolute. */
+  let viewInputs: readonly string[] = [];
   let generation: Generation | undefined;
   /** Passes by the prepared tool they are of: a tool the cache keeps between runs keeps its pass. */
   const passes = new WeakMap<PreparedTool, ToolPass>();
@@ -96,12 +99,16 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
       lastFingerprint = undefined;
       return outcome({ ran: true, problems: error.problems, warnings: [], written: [] });
     }
-    const fingerprint = fingerprintOf(project);
+    const fingerprint = fingerprintOf(project, viewInputs);
     if (fingerprint === lastFingerprint)
       return outcome({ ran: false, problems: [], warnings: [], written: [] });
     generation = await generateProject(project, state, options);
-    lastFingerprint = fingerprint;
     contractFiles = generation.contractFiles.map((file) => path.resolve(root, file));
+    const built = (generation.viewInputs ?? []).map((file) => path.resolve(root, file));
+    // The views' files are known once they are built: the next run compares them too.
+    lastFingerprint =
+      built.join('\n') === viewInputs.join('\n') ? fingerprint : fingerprintOf(project, built);
+    viewInputs = built;
     const base = {
       ran: true,
       problems: generation.problems,
@@ -119,8 +126,9 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
         stale: await compareWithDisk(root, generation.files, manifest),
       });
     }
-    const written =
-      options.write === false ? [] : await writeChangedFiles(root, generation.files, state.written);
+    if (options.write === false) return outcome({ ...base, written: [] });
+    const written = await writeChangedFiles(root, generation.files, state.written);
+    await removeStaleViewFiles(root, project.config, generation.files);
     return outcome({ ...base, written });
   };
   const explainOnce = async (options: ExplainOptions): Promise<Explanation> => {
@@ -176,10 +184,15 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
       // The outputs, and the temporary files they are written through.
       const absolute = path.resolve(root, file).replace(TEMPORARY_SUFFIX, '');
       const { module, manifest } = project.config;
-      return absolute === path.resolve(root, module) || absolute === path.resolve(root, manifest);
+      return (
+        absolute === path.resolve(root, module) ||
+        absolute === path.resolve(root, manifest) ||
+        isViewFile(absolute)
+      );
     },
     watchFiles() {
-      return project?.configFile ? [project.configFile, ...contractFiles] : contractFiles;
+      const sources = [...contractFiles, ...viewInputs.filter((file) => !contractFiles.includes(file))];
+      return project?.configFile ? [project.configFile, ...sources] : sources;
     },
     watchFolders() {
       const folders = (project?.config.include ?? []).map((pattern) => {
@@ -196,9 +209,9 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
   };
 }
 
-/** The source files and the config file, with their stamps: equal when nothing was touched. */
-function fingerprintOf(project: Project): string {
-  const files = project.configFile ? [...project.files, project.configFile] : project.files;
+/** The source files, the views' and the config file, with their stamps: equal when nothing was touched. */
+function fingerprintOf(project: Project, viewInputs: readonly string[]): string {
+  const files = [...project.files, ...viewInputs, ...(project.configFile ? [project.configFile] : [])];
   return createHash('sha256')
     .update(files.map((file) => `${file}:${project.stampOf(file)}`).join('\n'))
     .digest('hex');

@@ -53,6 +53,8 @@ export function watchSources(generator: GeneratorContext, options: SourceWatcher
 
   const startsRun = (file: string): boolean => {
     if (file === configFile || file === resolveConfigFile(root, options.configFile)) return true;
+    // A view's HTML, styles and modules, wherever they are.
+    if (generator.watchFiles().includes(file)) return true;
     if (!SOURCE.test(file) || generator.isOutput(file)) return false;
     if (file.includes(`${path.sep}node_modules${path.sep}`)) return false;
     return folders.some((folder) => file.startsWith(`${folder}${path.sep}`));
@@ -99,8 +101,12 @@ export function watchSources(generator: GeneratorContext, options: SourceWatcher
     const wanted = new Set<string>();
     for (const folder of folders) watchFolder(folder, true, wanted);
     // The config file's folder is watched for that file alone, unless a folder of `include` holds it.
-    if (!folders.some((folder) => `${configFolder}${path.sep}`.startsWith(`${folder}${path.sep}`)))
-      watchFolder(configFolder, false, wanted);
+    const outside = (file: string) => !folders.some((folder) => file.startsWith(`${folder}${path.sep}`));
+    if (outside(`${configFolder}${path.sep}`)) watchFolder(configFolder, false, wanted);
+    // The folders of what the views are built from, where `include` does not reach.
+    for (const file of generator.watchFiles())
+      if (outside(file) && !file.includes(`${path.sep}node_modules${path.sep}`))
+        watchFolder(path.dirname(file), false, wanted);
     for (const [key, watcher] of watchers)
       if (!wanted.has(key)) {
         watcher.close();
