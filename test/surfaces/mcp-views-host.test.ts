@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { createMcpHttpHandler } from 'toolprep/mcp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Browser, launchChromium } from '../support/chromium.js';
 import { REPO } from '../support/fixture-project.js';
+import { closeAll, listenOnLoopback } from '../support/loopback.js';
 import { needs } from '../support/services.js';
 import type { ViewHtml } from '../support/view-tool-set.js';
 import { viewRuntime } from '../support/view-tool-set.js';
@@ -40,11 +40,8 @@ const servers: Server[] = [];
 /** What the browser said in any frame: CSP violations are reported there. */
 const consoleErrors: string[] = [];
 
-async function listen(server: Server): Promise<string> {
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = async (server: Server): Promise<string> =>
+  `http://127.0.0.1:${await listenOnLoopback(server, servers)}`;
 
 /** A script bundled for the browser, as one module. */
 async function bundle(entry: string, define: Record<string, string> = {}): Promise<string> {
@@ -110,10 +107,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  for (const server of servers) {
-    server.closeAllConnections();
-    server.close();
-  }
+  closeAll(servers);
 });
 
 const cases = [
