@@ -42,6 +42,18 @@ export function prepareToolSet(
     contract,
     tool: prepareTool(contract, { ...settings, warn, exportName }),
   }));
+  // A view is built from files, by the generator: a set made here has none, and says so.
+  for (const { contract, tool } of each)
+    if ((contract as { view?: unknown }).view !== undefined)
+      warn({
+        severity: 'warning',
+        code: 'view-link',
+        tool: tool.name,
+        field: 'view',
+        message:
+          'is built by toolprep generate or a bundler plugin; prepareToolSet prepares the tool without it',
+        hint: 'serve views from the generated module',
+      });
   // Anthropic's per-request budget is the set's: checked, or planned, over every tool.
   const budgeted = budgetStrictRequests(
     each.map(({ tool }) => tool),

@@ -34,6 +34,7 @@ const HTML_URLS: readonly [RegExp, Use][] = [
   ],
   [/<link\b[^>]*?\shref=(["'])([^"']+)\1/gi, 'resource'],
 ];
+const INLINE_SCRIPT = /<script\b(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
 const CSS_URL = /(?:url\(\s*(["']?)|@import\s+(["']))((?:[a-z][a-z0-9+.-]*:)?\/\/[^"')\s]+)/gi;
 /** A URL literal in a script: an absolute one, in quotes or a template's leading text. */
 const SCRIPT_URL = /(["'`])((?:https?|wss?):\/\/[^"'`\s\\]*)/gi;
@@ -127,7 +128,13 @@ function findingsOf(piece: ViewPiece): Finding[] {
     for (const [pattern, use] of HTML_URLS)
       for (const match of text.matchAll(pattern))
         if (ABSOLUTE.test(match[2] as string)) findings.push({ url: match[2], use, offset: match.index });
-    findings.push(...cssFindings(text), ...scriptFindings(text));
+    findings.push(...cssFindings(text));
+    // Inline scripts are read as scripts, at their place in the markup.
+    for (const match of text.matchAll(INLINE_SCRIPT)) {
+      const start = match.index + (match[0].length - (match[1] as string).length - '</script>'.length);
+      for (const finding of scriptFindings(match[1] as string))
+        findings.push({ ...finding, offset: start + finding.offset });
+    }
     return findings;
   }
   return piece.kind === 'style' ? cssFindings(text) : scriptFindings(text);

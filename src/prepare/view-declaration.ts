@@ -20,14 +20,9 @@ export type DeclaredView =
     }
   | { readonly kind: 'of'; readonly of: string; readonly visibility: readonly ViewVisibility[] };
 
-export const VIEW_VISIBILITIES: readonly ViewVisibility[] = ['model', 'app'];
-export const VIEW_PERMISSIONS: readonly ViewPermission[] = [
-  'camera',
-  'microphone',
-  'geolocation',
-  'clipboardWrite',
-];
-export const VIEW_CSP_FIELDS: readonly (keyof ViewCspDomains)[] = [
+const VIEW_VISIBILITIES: readonly ViewVisibility[] = ['model', 'app'];
+const VIEW_PERMISSIONS: readonly ViewPermission[] = ['camera', 'microphone', 'geolocation', 'clipboardWrite'];
+const VIEW_CSP_FIELDS: readonly (keyof ViewCspDomains)[] = [
   'connectDomains',
   'resourceDomains',
   'frameDomains',
@@ -53,17 +48,7 @@ export function declaredViewOf(
 ): DeclaredView | undefined {
   const { view } = contract as { view?: unknown };
   if (view === undefined) return undefined;
-  const bad = (field: string, message: string, hint?: string): undefined => {
-    problems.push({
-      severity: 'error',
-      code: 'invalid-view',
-      tool,
-      field,
-      message,
-      ...(hint ? { hint } : {}),
-    });
-    return undefined;
-  };
+  const bad = reporter(tool, problems);
   if (typeof view === 'string') return viewOf(tool, { entry: view }, problems);
   if (!isPlainObject(view))
     return bad('view', 'must be the entry of the view, or an object with its `entry`', EXAMPLE);
@@ -82,9 +67,9 @@ export function declaredViewOf(
 
 type Bad = (field: string, message: string, hint?: string) => undefined;
 
-function viewOf(tool: string, view: Record<string, unknown>, problems: Problem[]): DeclaredView | undefined {
-  const before = problems.length;
-  const bad: Bad = (field, message, hint) => {
+/** Reports a mistake in the view at `field`, as the error `invalid-view`. */
+function reporter(tool: string, problems: Problem[]): Bad {
+  return (field, message, hint) => {
     problems.push({
       severity: 'error',
       code: 'invalid-view',
@@ -95,6 +80,11 @@ function viewOf(tool: string, view: Record<string, unknown>, problems: Problem[]
     });
     return undefined;
   };
+}
+
+function viewOf(tool: string, view: Record<string, unknown>, problems: Problem[]): DeclaredView | undefined {
+  const before = problems.length;
+  const bad = reporter(tool, problems);
   for (const key of Object.keys(view))
     if (!OWN_KEYS.includes(key))
       bad(

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type BundlerName, bundlers } from '../support/bundlers.js';
-import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+import { type FixtureProject, REPO, viewsProject } from '../support/fixture-project.js';
 
 /**
  * The views fixture (three MCP Apps views written with ext-apps' `App`): each built into one
@@ -13,17 +13,6 @@ import { copyFixture, type FixtureProject, REPO } from '../support/fixture-proje
  * undeclared origin fails the build naming the source line; `check` names a view that changed.
  */
 const VIEWS = ['notes_board', 'photo_gallery', 'weather_board'];
-
-function viewsProject(): FixtureProject {
-  const project = copyFixture('views');
-  mkdirSync(path.join(project.dir, 'node_modules/@modelcontextprotocol'), { recursive: true });
-  symlinkSync(
-    path.join(REPO, 'node_modules/@modelcontextprotocol/ext-apps'),
-    path.join(project.dir, 'node_modules/@modelcontextprotocol/ext-apps'),
-    'dir',
-  );
-  return project;
-}
 
 /** The generated files, by path: the manifest, the module and each view's two files. */
 function outputs(project: FixtureProject): Record<string, string> {

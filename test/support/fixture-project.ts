@@ -53,6 +53,18 @@ export function copyFixture(name: string, { zod = 'zod' }: { zod?: string } = {}
   };
 }
 
+/** The views fixture, with ext-apps (whose `App` its views are written with) linked. */
+export function viewsProject(): FixtureProject {
+  const project = copyFixture('views');
+  mkdirSync(path.join(project.dir, 'node_modules/@modelcontextprotocol'), { recursive: true });
+  symlinkSync(
+    path.join(REPO, 'node_modules/@modelcontextprotocol/ext-apps'),
+    path.join(project.dir, 'node_modules/@modelcontextprotocol/ext-apps'),
+    'dir',
+  );
+  return project;
+}
+
 /**
  * A fixture project with the MCP SDKs of this repository linked (both majors) and its tools
  * generated, ready to bundle a server of `files` (name → source) into `out/` with esbuild.
