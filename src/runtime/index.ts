@@ -1,8 +1,8 @@
 export { isToolContent, type ResultPart, type ToolContent } from '../contract/results.js';
 export type { ListCheck, Plan, PlanNode, Position, ValueCheck } from '../manifest/plan.js';
-export type { PreparedTool, PresentationDocuments } from '../manifest/prepared-tool.js';
+export type { PreparedTool, PresentationDocuments, ToolView } from '../manifest/prepared-tool.js';
 export type { PreparedSearch } from '../manifest/search-index.js';
-export type { PreparedHandshake, PreparedToolSet } from '../manifest/tool-set.js';
+export type { PreparedHandshake, PreparedToolSet, PreparedView, ViewCsp } from '../manifest/tool-set.js';
 export type { JsonSchema } from '../shared/json-schema/schema.js';
 export { CoercionRefusal } from './json-text.js';
 export {

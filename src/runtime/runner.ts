@@ -1,7 +1,7 @@
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
-import type { PreparedHandshake, PreparedToolSet, ToolGroup } from '../manifest/tool-set.js';
+import type { PreparedHandshake, PreparedToolSet, PreparedView, ToolGroup } from '../manifest/tool-set.js';
 import { getOwn } from '../shared/run/own-property.js';
 import type { Served } from './call-stages.js';
 import type { CallResult, ExtensionKeys, ToolHandler, ToolHooks } from './call-types.js';
@@ -61,6 +61,8 @@ export interface ToolRuntime {
   readonly handshake?: PreparedHandshake;
   /** The project's groups, with their descriptions (each tool's `groups` names its own); absent without groups. */
   readonly groups?: readonly ToolGroup[];
+  /** The views (MCP Apps) built with the tools, current versions and those still kept; absent: none. */
+  readonly views?: readonly PreparedView[];
 }
 
 export interface CallOptions {
@@ -116,6 +118,7 @@ export function createToolRuntime<ExtensionValues>(
         : Object.freeze([...visibleTools(tools, audience), ...listed.slice(tools.length)]),
     ...(toolSet.handshake ? { handshake: toolSet.handshake } : {}),
     ...(toolSet.groups ? { groups: toolSet.groups } : {}),
+    ...(toolSet.views ? { views: toolSet.views } : {}),
     async call(name, args, context, options) {
       return (calls ?? (await loadCalls())).call(name, args, context, options);
     },

@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { prepareToolSet } from '@toolprep/build';
 import { build } from 'esbuild';
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { z } from 'zod';
 import { type Browser, launchChromium } from '../support/chromium.js';
 import { REPO } from '../support/fixture-project.js';
+import { closeAll, listenOnLoopback } from '../support/loopback.js';
 import type { PageClients, PageOutcome } from '../support/mcp-browser-clients.js';
 import { needs } from '../support/services.js';
 
@@ -55,11 +55,7 @@ let otherPage: string;
 const servers: Server[] = [];
 const seen: Seen[] = [];
 
-async function listen(server: Server): Promise<number> {
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
+const listen = (server: Server): Promise<number> => listenOnLoopback(server, servers);
 
 /** A page server: the page and its script, the MCP clients bundled for the browser. */
 async function pageServer(script: string): Promise<string> {
@@ -114,10 +110,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  for (const server of servers) {
-    server.closeAllConnections();
-    server.close();
-  }
+  closeAll(servers);
 });
 
 /** Opens `page` in Chromium and runs one of its clients against the MCP server. */

@@ -44,6 +44,7 @@ export function firstAnswers(
   const { handshake } = runtime;
   if (!handshake) return undefined;
   const service = toolServiceOf(runtime);
+  const listsDiffer = toolServiceOf(runtime, 'plain') !== service;
   const pageSize = options.pageSize ?? 200;
   const initialize = withServerInfo(handshake, info);
   const versions = Object.keys(handshake.initialize).filter((version) => version !== '*');
@@ -64,7 +65,9 @@ export function firstAnswers(
       }
       if (method === 'ping' && hasNoMeta(params))
         return { kind: 'answer', text: withId(handshake.ping, id), replay: false };
-      if (method === 'tools/list' && hasNoMeta(params)) {
+      // With views, the list depends on what the session's client declared (service/views.ts),
+      // which the SDK's server knows.
+      if (method === 'tools/list' && hasNoMeta(params) && !listsDiffer) {
         // A cursor no page gave is the SDK's to refuse, in its own words.
         const listed = service.page(pageSize, params?.cursor);
         if ('error' in listed) return undefined;

@@ -1,14 +1,16 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
   CreateMessageResultSchema,
   ElicitResultSchema,
   type JSONRPCMessage,
+  ListResourcesRequestSchema,
   ListRootsResultSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -22,8 +24,10 @@ import {
   sdkHasTool,
   takeSdkToolHandlers,
 } from '../compose/sdk-tools.js';
+import { attachViews } from '../compose/sdk-views.js';
 import { legacyContext } from '../service/context.js';
 import { type AttachToolsOptions, type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
+import { toolListOf, viewServiceOf } from '../service/views.js';
 import { raisedError } from '../wire/jsonrpc.js';
 
 /**
@@ -58,9 +62,10 @@ export function attachTools<Target extends Server | McpServer>(
 
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
     const cursor = request.params?.cursor;
+    const tools = toolListOf(runtime, server.getClientCapabilities());
     const listed = sdkTools
-      ? composedPage(service, pageSize, cursor, await sdkTools.list(request, extra))
-      : service.page(pageSize, cursor);
+      ? composedPage(tools, pageSize, cursor, await sdkTools.list(request, extra))
+      : tools.page(pageSize, cursor);
     if ('error' in listed) throw raisedError(listed.error);
     return listed.page;
   });
@@ -78,6 +83,15 @@ export function attachTools<Target extends Server | McpServer>(
     const answer = service.answer(name, outcome);
     if ('error' in answer) throw raisedError(answer.error);
     return answer.result;
+  });
+  attachViews(target, server, viewServiceOf(runtime), {
+    template: (uriTemplate) => new ResourceTemplate(uriTemplate, { list: undefined }),
+    handle: (method, answer) =>
+      server.setRequestHandler(
+        method === 'resources/list' ? ListResourcesRequestSchema : ReadResourceRequestSchema,
+        ((request: { params?: Record<string, unknown> }) => answer(request.params ?? {})) as never,
+      ),
+    raise: raisedError,
   });
   return target;
 }

@@ -26,12 +26,14 @@ export async function connectStdio(
   const [{ createMcpServer }, { StdioServerTransport }] = await loadSdk(() =>
     Promise.all([import('./sdk-v1.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]),
   );
-  const service = toolServiceOf(runtime);
+  // Both lists: which one a session gets depends on what its client declared (service/views.ts).
+  const linked = toolServiceOf(runtime);
+  const plain = toolServiceOf(runtime, 'plain');
   // The SDK's transport, writing each prepared `tools/list` page from its JSON text.
   const transport = new (class extends StdioServerTransport {
     override send(message: JSONRPCMessage): Promise<void> {
       const result = 'result' in message ? message.result : undefined;
-      const text = service.textOf(result);
+      const text = linked.textOf(result) ?? plain.textOf(result);
       const id = 'id' in message ? message.id : undefined;
       if (text === undefined || id === undefined) return super.send(message);
       return new Promise((resolve) => {

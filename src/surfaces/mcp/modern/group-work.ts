@@ -1,5 +1,6 @@
 import { groupCatalogOf } from '../service/group-views.js';
 import { toolServiceOf } from '../service/tool-service.js';
+import { toolListOf } from '../service/views.js';
 import { ERRORS, errorAnswer, type Id, responseText, type WireAnswer } from '../wire/jsonrpc.js';
 import type { ServingKit } from './method-table.js';
 import { toolPages } from './tool-methods.js';
@@ -12,7 +13,11 @@ import { toolPages } from './tool-methods.js';
 
 export interface GroupWork {
   /** `tools/list` for a client that declared the extension: the tools no group scopes. */
-  readonly topLevel: (request: { readonly id: Id; readonly params: Record<string, unknown> }) => WireAnswer;
+  readonly topLevel: (request: {
+    readonly id: Id;
+    readonly params: Record<string, unknown>;
+    readonly capabilities: Record<string, unknown>;
+  }) => WireAnswer;
   list(id: Id): WireAnswer;
   get(id: Id, name: string): WireAnswer;
 }
@@ -28,9 +33,8 @@ export function groupWork(kit: ServingKit): GroupWork {
     _meta: resultMeta,
   });
   const getTexts = new Map<string, string>();
-  const topLevel = toolServiceOf(catalog.topLevel);
   return {
-    topLevel: toolPages(kit, () => topLevel),
+    topLevel: toolPages(kit, ({ capabilities }) => toolListOf(catalog.topLevel, capabilities)),
     list: (id) => ({ status: 200, body: responseText(id, listText) }),
     get(id, name) {
       const group = offered.get(name);

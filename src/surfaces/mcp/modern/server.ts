@@ -10,12 +10,13 @@ import { installGroupMethods } from './group-methods.js';
 import type { Asker, MethodTable, ModernOptions, ModernWork, ServingKit } from './method-table.js';
 import { installTaskMethods } from './task-methods.js';
 import { installToolMethods } from './tool-methods.js';
+import { installViewMethods } from './view-methods.js';
 
 /**
  * MCP 2026-07-28, the stateless revision, served by toolprep itself: every request carries its
  * protocol version and client capabilities, so each is answered on its own, with nothing kept
  * between requests. The envelope is checked here, once, for every method; each method is a row of
- * a table, into which the tools and each extension (tasks, groups) install their rows. No SDK is loaded,
+ * a table, into which the tools and each extension (tasks, groups, views) install their rows. No SDK is loaded,
  * and nothing of Node: the stdio reader, the Node HTTP handler and the fetch handler all use it.
  */
 
@@ -69,6 +70,7 @@ export function modernServing(
   installToolMethods(table, kit, supportedVersions);
   installTaskMethods(table, kit);
   installGroupMethods(table, kit);
+  installViewMethods(table, kit);
 
   return {
     yields: (method) => typeof method !== 'string' || table.get(method)?.alwaysOurs !== true,

@@ -1,6 +1,7 @@
 import { askingCall } from '../service/asking-call.js';
 import { missingCapabilityError } from '../service/questions.js';
 import { type ToolService, toolServiceOf } from '../service/tool-service.js';
+import { toolListOf } from '../service/views.js';
 import { META, mirroredMismatch } from '../wire/envelope.js';
 import { ERRORS, errorAnswer, type Id, responseText, type WireAnswer } from '../wire/jsonrpc.js';
 import { type MethodTable, missingCapabilityAnswer, type ServingKit } from './method-table.js';
@@ -32,8 +33,11 @@ export function installToolMethods(
     },
   });
 
-  // The caller's list: its view's pages (every tool without `auth`).
-  table.set('tools/list', { alwaysOurs: true, answer: toolPages(kit, ({ view }) => toolServiceOf(view)) });
+  // The caller's list: its view's pages (every tool without `auth`), with or without views' links.
+  table.set('tools/list', {
+    alwaysOurs: true,
+    answer: toolPages(kit, ({ view, capabilities }) => toolListOf(view, capabilities)),
+  });
 
   table.set('tools/call', {
     alwaysOurs: true,
@@ -77,8 +81,8 @@ export function installToolMethods(
 }
 
 /**
- * The `tools/list` answer of a service's tools: each page's text made once per process, the 2025
- * page with what 2026-07-28 adds to a result.
+ * The `tools/list` answer of the tools of the service a request's capabilities choose: each page's
+ * text made once per process, the 2025 page with what 2026-07-28 adds to a result.
  */
 export function toolPages<Request extends { readonly id: Id; readonly params: Record<string, unknown> }>(
   kit: ServingKit,

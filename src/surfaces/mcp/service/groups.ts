@@ -46,6 +46,7 @@ export function listing(runtime: ToolRuntime, tools: readonly PreparedTool[]): T
       call: runtime.call,
       check: runtime.check,
       ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
+      ...(runtime.views ? { views: runtime.views } : {}),
     },
     runtime,
   );

@@ -1,5 +1,5 @@
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { McpHeader, PreparedTool } from '../../../manifest/prepared-tool.js';
+import type { McpHeader, PreparedTool, ToolView } from '../../../manifest/prepared-tool.js';
 import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
 import type { JsonSchema } from '../../../shared/json-schema/schema.js';
 import { renderMcpResult } from '../../tool-content.js';
@@ -50,20 +50,32 @@ export interface ToolService {
   answer(name: string, outcome: CallResult): CallAnswer;
 }
 
-const services = new WeakMap<ToolRuntime, ToolService>();
+/**
+ * How a list shows the tools' views (MCP Apps): `linked`, each tool with its view's `_meta.ui`, for
+ * a client that renders them; `plain`, without, and without the tools only a view calls, for one
+ * that does not (service/views.ts chooses per request).
+ */
+export type ViewLinks = 'linked' | 'plain';
+
+const services: { readonly [Links in ViewLinks]: WeakMap<ToolRuntime, ToolService> } = {
+  linked: new WeakMap(),
+  plain: new WeakMap(),
+};
 /** The runtime a view lists part of (a group's tools, the top-level ones), by view. */
 const wholes = new WeakMap<ToolRuntime, ToolRuntime>();
 
 /**
- * The service of a runtime, made once per runtime (not per server: the stateless HTTP pattern makes
- * a server per request, which must cost neither a conversion nor a list).
+ * The service of a runtime, made once per runtime and list (not per server: the stateless HTTP
+ * pattern makes a server per request, which must cost neither a conversion nor a list). A runtime
+ * without views has one list, whichever is asked for.
  */
-export function toolServiceOf(runtime: ToolRuntime): ToolService {
-  let service = services.get(runtime);
+export function toolServiceOf(runtime: ToolRuntime, links: ViewLinks = 'linked'): ToolService {
+  const variant = links === 'plain' && runtime.list().some((tool) => tool.view) ? 'plain' : 'linked';
+  let service = services[variant].get(runtime);
   if (!service) {
     const whole = wholes.get(runtime);
-    service = toolService(runtime.list(), whole && toolServiceOf(whole));
-    services.set(runtime, service);
+    service = toolService(runtime.list(), whole && toolServiceOf(whole, variant), variant);
+    services[variant].set(runtime, service);
   }
   return service;
 }
@@ -77,11 +89,17 @@ export function partOf(view: ToolRuntime, whole: ToolRuntime): ToolRuntime {
   return view;
 }
 
-function toolService(prepared: readonly PreparedTool[], whole: ToolService | undefined): ToolService {
+function toolService(
+  prepared: readonly PreparedTool[],
+  whole: ToolService | undefined,
+  links: ViewLinks,
+): ToolService {
   // `anthropic/alwaysLoad` says a tool is not deferred: it means something only beside deferred ones.
   const anyDeferred = prepared.some((tool) => tool.loading === 'deferred');
+  // A client that renders no view has no view to call an app-only tool: it would show it to the model.
+  const shown = links === 'linked' ? prepared : prepared.filter((tool) => !isAppOnly(tool));
   const tools = Object.freeze(
-    prepared.map((tool) => whole?.listed.get(tool.name) ?? toListedTool(tool, anyDeferred)),
+    shown.map((tool) => whole?.listed.get(tool.name) ?? toListedTool(tool, anyDeferred, links)),
   );
   const outputs = new Set(prepared.filter((tool) => tool.outputSchema).map((tool) => tool.name));
   const pages = new Map<string, ListedPage>();
@@ -130,9 +148,15 @@ const DISCLOSURE_META = {
   searchHint: 'anthropic/searchHint',
 } as const;
 
-function toListedTool(tool: PreparedTool, anyDeferred: boolean): Tool {
+/** A tool only its view calls (`visibility: ["app"]`): the host keeps it from the model. */
+function isAppOnly(tool: PreparedTool): boolean {
+  return tool.view !== undefined && !tool.view.visibility.includes('model');
+}
+
+function toListedTool(tool: PreparedTool, anyDeferred: boolean, links: ViewLinks): Tool {
   const meta = {
     ...tool.meta,
+    ...(links === 'linked' && tool.view ? viewMeta(tool.view) : {}),
     ...(tool.groups ? { [DISCLOSURE_META.groups]: tool.groups } : {}),
     ...(anyDeferred && tool.loading !== 'deferred' ? { [DISCLOSURE_META.alwaysLoad]: true } : {}),
     ...(tool.searchHint === undefined ? {} : { [DISCLOSURE_META.searchHint]: tool.searchHint }),
@@ -147,6 +171,15 @@ function toListedTool(tool: PreparedTool, anyDeferred: boolean): Tool {
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
     ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
   });
+}
+
+/**
+ * A tool's link to its view as hosts read it: MCP Apps' `_meta.ui`, and the flat
+ * `ui/resourceUri` the specification deprecates but ext-apps' own `registerAppTool` still mirrors
+ * for hosts built on its earlier releases (decision 0058).
+ */
+function viewMeta({ resourceUri, visibility }: ToolView): Record<string, unknown> {
+  return { ui: { resourceUri, visibility }, 'ui/resourceUri': resourceUri };
 }
 
 /** A page's cursor: its start, as base64url (btoa, which every runtime has). */

@@ -5,6 +5,7 @@ import {
   type McpHttpHandler,
   type McpServer,
   ProtocolError,
+  ResourceTemplate,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
@@ -18,6 +19,7 @@ import {
   sdkHasTool,
   takeSdkToolHandlers,
 } from '../compose/sdk-tools.js';
+import { attachViews } from '../compose/sdk-views.js';
 import { askingCall } from '../service/asking-call.js';
 import { missingCapabilityError } from '../service/questions.js';
 import {
@@ -26,6 +28,7 @@ import {
   requestStateSigner,
 } from '../service/request-state.js';
 import { type AttachToolsOptions, toolServiceOf } from '../service/tool-service.js';
+import { toolListOf, viewServiceOf } from '../service/views.js';
 import { META, mirroredMismatch } from '../wire/envelope.js';
 import { ERRORS } from '../wire/jsonrpc.js';
 
@@ -93,9 +96,10 @@ export function attachTools<Target extends McpServer | Server>(
 
   server.setRequestHandler('tools/list', async (request, context) => {
     const cursor = request.params?.cursor;
+    const tools = toolListOf(runtime, clientCapabilities(server, context));
     const listed = sdkTools
-      ? composedPage(service, pageSize, cursor, await sdkTools.list(request, context))
-      : service.page(pageSize, cursor);
+      ? composedPage(tools, pageSize, cursor, await sdkTools.list(request, context))
+      : tools.page(pageSize, cursor);
     if ('error' in listed) throw new ProtocolError(listed.error.code, listed.error.message);
     return listed.page as never;
   });
@@ -122,10 +126,7 @@ export function attachTools<Target extends McpServer | Server>(
       name,
       args,
       meta: { ...mcpReq._meta, ...mcpReq.envelope },
-      capabilities:
-        (mcpReq.envelope?.[META.clientCapabilities as never] as Record<string, unknown> | undefined) ??
-        server.getClientCapabilities() ??
-        {},
+      capabilities: clientCapabilities(server, context) ?? {},
       requestState: mcpReq.requestState(),
       inputResponses: mcpReq.inputResponses,
       notify: (notification) => void mcpReq.notify(notification as never).catch(() => {}),
@@ -146,7 +147,24 @@ export function attachTools<Target extends McpServer | Server>(
       service.outputSchemas.get(name) as Record<string, unknown> | undefined,
     );
   });
+  attachViews(target, server, viewServiceOf(runtime), {
+    template: (uriTemplate) => new ResourceTemplate(uriTemplate, { list: undefined }),
+    handle: (method, answer) =>
+      server.setRequestHandler(method, (request) => answer(request.params ?? {}) as never),
+    raise: ({ code, message, data }) => new ProtocolError(code, message, data),
+  });
   return target;
+}
+
+/**
+ * What the client declared it can do: a 2026-07-28 request's envelope, or the 2025 session's
+ * `initialize`; undefined for a stateless 2025 request, which brings none.
+ */
+function clientCapabilities(server: Server, context: ServerContext): Record<string, unknown> | undefined {
+  return (
+    (context.mcpReq.envelope?.[META.clientCapabilities as never] as Record<string, unknown> | undefined) ??
+    server.getClientCapabilities()
+  );
 }
 
 /**

@@ -1,0 +1,60 @@
+import { invalidCursor } from '../service/tool-service.js';
+import { UI_EXTENSION, unknownResource, VIEW_MIME_TYPE, viewServiceOf } from '../service/views.js';
+import { ERRORS, errorAnswer, responseText } from '../wire/jsonrpc.js';
+import type { MethodTable, ServingKit } from './method-table.js';
+
+/**
+ * The views (MCP Apps) as rows of the method table, for a runtime built with views:
+ * `resources/list` (the current versions, one page, its text made once) and `resources/read` (any
+ * version kept, with its digest as the HTTP `ETag`). A feature server of the user's
+ * (`modernFeatures`) answers resources instead, with the views attached to it (`attachTools`), so
+ * that its own resources are listed beside them. Which tools list a client gets is the tool rows'
+ * choice (service/views.ts). A runtime without views installs nothing.
+ */
+export function installViewMethods(table: MethodTable, kit: ServingKit): void {
+  const views = viewServiceOf(kit.runtime);
+  if (!views) return;
+  kit.capabilities.resources = {};
+  kit.capabilities.extensions = {
+    ...(kit.capabilities.extensions as Record<string, unknown> | undefined),
+    [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] },
+  };
+  let listText: string | undefined;
+  const readTexts = new Map<string, string>();
+
+  table.set('resources/list', {
+    answer: ({ id, params }) => {
+      // One page holds every view: a cursor is one this server never gave.
+      if (params.cursor !== undefined) return kit.callError(id, invalidCursor(params.cursor));
+      listText ??= JSON.stringify({
+        resultType: 'complete',
+        resources: views.listed,
+        ...kit.cache,
+        _meta: kit.resultMeta,
+      });
+      return { status: 200, body: responseText(id, listText) };
+    },
+  });
+
+  table.set('resources/read', {
+    answer: ({ id, params }) => {
+      const { uri } = params;
+      if (typeof uri !== 'string')
+        return errorAnswer(id, ERRORS.invalidParams, 'resources/read needs the uri of a resource');
+      const read = views.read(uri);
+      if (!read) return kit.callError(id, unknownResource(uri));
+      return {
+        notifies: false,
+        run: async () => {
+          const { result, etag } = await read;
+          let text = readTexts.get(uri);
+          if (text === undefined) {
+            text = JSON.stringify({ resultType: 'complete', ...result, ...kit.cache, _meta: kit.resultMeta });
+            readTexts.set(uri, text);
+          }
+          return { status: 200, body: responseText(id, text), headers: { etag } };
+        },
+      };
+    },
+  });
+}
