@@ -1,5 +1,8 @@
 import type { ToolContent } from '../contract/results.js';
-import type { StandardResult } from '../manifest/tool-set.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
+import type { ProfileName } from '../manifest/profiles.js';
+import type { PreparedHandshake, PreparedView, StandardResult, ToolGroup } from '../manifest/tool-set.js';
+import type { Audience } from './visibility.js';
 
 /**
  * Where a call failed, which follows from the stage it failed in (see `call-stages.ts`):
@@ -95,4 +98,42 @@ interface StandardObject<Values> {
   readonly '~standard': {
     validate(value: unknown): StandardResult<Values> | Promise<StandardResult<Values>>;
   };
+}
+
+export interface ToolRuntime {
+  /**
+   * The prepared tools, frozen: what `tools/list` shows, computed at build time; given an audience,
+   * those it sees (`isVisibleTo`).
+   */
+  list(audience?: Audience): readonly PreparedTool[];
+  /**
+   * Repairs the arguments by the plan, runs the contract's parsers once, then the handler. A call
+   * through a provider profile (`{ profile: 'openai-strict' }`, as the provider surfaces make)
+   * also runs the inverse steps that undo how that provider's models answer.
+   */
+  call(name: string, args: unknown, context?: unknown, options?: CallOptions): Promise<CallResult>;
+  /**
+   * What `call` does before the handler, and no more: the arguments as the plan repaired them once
+   * the contract's parsers accepted them (plain JSON, which `call` accepts again unchanged), or the
+   * refusal `call` would give. A task stores these, to run them on whichever node takes it.
+   */
+  check(
+    name: string,
+    args: unknown,
+    context?: unknown,
+    options?: CallOptions,
+  ): Promise<CallResult<Readonly<Record<string, unknown>>>>;
+  /** What the MCP SDK answers first, captured at build time (see `PreparedHandshake`). */
+  readonly handshake?: PreparedHandshake;
+  /** The project's groups, with their descriptions (each tool's `groups` names its own); absent without groups. */
+  readonly groups?: readonly ToolGroup[];
+  /** The views (MCP Apps) built with the tools, current versions and those still kept; absent: none. */
+  readonly views?: readonly PreparedView[];
+}
+
+export interface CallOptions {
+  /** The profile whose document the model was shown: one the tools were prepared for. */
+  readonly profile?: ProfileName;
+  /** Who calls: a tool it does not see is refused as an unknown one, before anything of it loads. */
+  readonly audience?: Audience;
 }

@@ -4,10 +4,10 @@ import type { ProfileName } from '../manifest/profiles.js';
 import type { PreparedHandshake, PreparedToolSet, PreparedView, ToolGroup } from '../manifest/tool-set.js';
 import { getOwn } from '../shared/run/own-property.js';
 import type { Served } from './call-stages.js';
-import type { CallResult, ExtensionKeys, ToolHandler, ToolHooks } from './call-types.js';
-import type { ToolCalls } from './tool-calls.js';
+import type { CallResult, ExtensionKeys, ToolHandler, ToolHooks, ToolRuntime } from './call-types.js';
 
 export type {
+  CallOptions,
   CallResult,
   ExtensionKeys,
   ProtocolError,
@@ -16,6 +16,7 @@ export type {
   ToolHandler,
   ToolHooks,
   ToolIssue,
+  ToolRuntime,
 } from './call-types.js';
 
 import { type Audience, joinAudiences, visibleTools } from './visibility.js';
@@ -32,44 +33,6 @@ export interface ToolRuntimeOptions<ExtensionValues = any> {
   readonly extend?: ExtensionKeys<ExtensionValues>;
   /** Deeper nesting in arguments or JSON text is a validation error. Default 64. */
   readonly maxDepth?: number;
-}
-
-export interface ToolRuntime {
-  /**
-   * The prepared tools, frozen: what `tools/list` shows, computed at build time; given an audience,
-   * those it sees (`isVisibleTo`).
-   */
-  list(audience?: Audience): readonly PreparedTool[];
-  /**
-   * Repairs the arguments by the plan, runs the contract's parsers once, then the handler. A call
-   * through a provider profile (`{ profile: 'openai-strict' }`, as the provider surfaces make)
-   * also runs the inverse steps that undo how that provider's models answer.
-   */
-  call(name: string, args: unknown, context?: unknown, options?: CallOptions): Promise<CallResult>;
-  /**
-   * What `call` does before the handler, and no more: the arguments as the plan repaired them once
-   * the contract's parsers accepted them (plain JSON, which `call` accepts again unchanged), or the
-   * refusal `call` would give. A task stores these, to run them on whichever node takes it.
-   */
-  check(
-    name: string,
-    args: unknown,
-    context?: unknown,
-    options?: CallOptions,
-  ): Promise<CallResult<Readonly<Record<string, unknown>>>>;
-  /** What the MCP SDK answers first, captured at build time (see `PreparedHandshake`). */
-  readonly handshake?: PreparedHandshake;
-  /** The project's groups, with their descriptions (each tool's `groups` names its own); absent without groups. */
-  readonly groups?: readonly ToolGroup[];
-  /** The views (MCP Apps) built with the tools, current versions and those still kept; absent: none. */
-  readonly views?: readonly PreparedView[];
-}
-
-export interface CallOptions {
-  /** The profile whose document the model was shown: one the tools were prepared for. */
-  readonly profile?: ProfileName;
-  /** Who calls: a tool it does not see is refused as an unknown one, before anything of it loads. */
-  readonly audience?: Audience;
 }
 
 export function createToolRuntime<ExtensionValues>(
@@ -101,8 +64,8 @@ export function createToolRuntime<ExtensionValues>(
 
   // The call's stages are loaded on the first call: a server answers its first request, the
   // list, without them (runtime/tool-calls.js in bench/sections.mjs's WHEN_LAZY_MODULES_LOAD).
-  let calls: ToolCalls | undefined;
-  let loading: Promise<ToolCalls> | undefined;
+  let calls: Pick<ToolRuntime, 'call' | 'check'> | undefined;
+  let loading: Promise<Pick<ToolRuntime, 'call' | 'check'>> | undefined;
   const loadCalls = () =>
     (loading ??= import('./tool-calls.js').then(
       ({ createToolCalls }) => (calls = createToolCalls(served, options.hooks, toolSet.search)),

@@ -21,9 +21,8 @@ import {
   runHandler,
   type Served,
 } from './call-stages.js';
-import type { ToolHooks } from './call-types.js';
+import type { ToolHooks, ToolRuntime } from './call-types.js';
 import { reportFailures } from './failure-report.js';
-import type { ToolRuntime } from './runner.js';
 import type { Audience } from './visibility.js';
 
 /** A runtime's `call` and `check`: loaded on its first call, so that listing the tools needs none of it. */

@@ -13,6 +13,7 @@ afterEach(() => {
 
 /** The stable code of every problem each broken project gives, in order. */
 const CODES: Record<string, ProblemCode[]> = {
+  'access-conflict': ['access-conflict'],
   'bad-config': ['config-unknown-option'],
   'bad-config-value': ['config-invalid-option'],
   'duplicate-names': ['duplicate-name'],

@@ -416,7 +416,7 @@ describe('what the runtime checks against what the build promised', () => {
     const { readFiles } = counted();
     const set = { ...toolSet({ readFiles }), format: 1 };
     expect(() => createToolRuntime(set, { handlers: { read_files: () => null } })).toThrow(
-      /\[toolprep\] manifest format 1, but this runtime reads 4: regenerate the tools/,
+      /\[toolprep\] manifest format 1, but this runtime reads 5: regenerate the tools/,
     );
   });
 

@@ -40,7 +40,7 @@ export function bearerGate(runtime: ToolRuntime, auth: McpAuthOptions): BearerGa
   const authorizationServers = resourceMetadata.authorizationServers ?? (issuer ? [issuer] : []);
   if (authorizationServers.length === 0)
     throw new Error(
-      '[toolprep] auth.resourceMetadata.authorizationServers is needed with auth.verify: name the issuers clients get tokens from',
+      '[toolprep] auth.resourceMetadata.authorizationServers is needed with auth.verify: name the issuers that issue the tokens clients present',
     );
   const metadataText = JSON.stringify({
     resource: resourceMetadata.resource,
