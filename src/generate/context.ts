@@ -224,8 +224,7 @@ function recordedGeneration(
 ): Generation | undefined {
   if (options.cache === false || state.discovery.size > 0) return undefined;
   const recorded = recordedRun(project, cacheFor(state, project, prepareExtension(project.config.extend)));
-  // The record holds no view's inputs: a project with views runs, so that a view's edit is seen.
-  if (!recorded || recorded.files.length > 2) return undefined;
+  if (!recorded) return undefined;
   const stats = { ...recorded.stats, fromCache: recorded.contractFiles.length };
   return { ...recorded, problems: [], stats: { ...stats, milliseconds: performance.now() - started } };
 }

@@ -308,7 +308,7 @@ export async function generateProject(
   };
   // Once per state: a record stays true of its inputs, and watch mode need not write it on each edit.
   if (cache && !state.recorded) {
-    recordRun(project, cache, generated, runInputs(project, state, cache, groupFolders));
+    recordRun(project, cache, generated, [...runInputs(project, state, cache, groupFolders), ...viewInputs]);
     state.recorded = true;
   }
   return { ...generated, problems };

@@ -1,10 +1,8 @@
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
-import type { PreparedTool } from '../manifest/prepared-tool.js';
-import type { ProfileName } from '../manifest/profiles.js';
-import type { PreparedHandshake, PreparedToolSet, PreparedView, ToolGroup } from '../manifest/tool-set.js';
+import type { PreparedToolSet } from '../manifest/tool-set.js';
 import { getOwn } from '../shared/run/own-property.js';
 import type { Served } from './call-stages.js';
-import type { CallResult, ExtensionKeys, ToolHandler, ToolHooks, ToolRuntime } from './call-types.js';
+import type { ExtensionKeys, ToolHandler, ToolHooks, ToolRuntime } from './call-types.js';
 
 export type {
   CallOptions,

@@ -5,12 +5,15 @@ import type { PreparedToolSet } from '../manifest/tool-set.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { isRecord } from '../shared/run/is-record.js';
 import { Failure } from './call-failure.js';
+import { type Audience, isVisibleTo } from './visibility.js';
 
 export interface SearchToolsOptions {
   /** How many tools at most. Default 5, as Claude Code's and the AI SDK's searches answer. */
   readonly limit?: number;
   /** Leave out the tools this profile leaves out. */
   readonly profile?: ProfileName;
+  /** Leave out the tools this audience does not see (`isVisibleTo`): a search names no hidden tool. */
+  readonly audience?: Audience;
 }
 
 /** A tool a search found: its name, the first sentence of its description, and its BM25 score. */
@@ -43,16 +46,19 @@ function found(
   search: PreparedSearch,
   tools: readonly PreparedTool[],
   query: string,
-  { limit = 5, profile }: SearchToolsOptions,
+  { limit = 5, profile, audience }: SearchToolsOptions,
 ): FoundTool[] {
   let index = parsed.get(search);
   if (!index) {
     index = JSON.parse(search.index) as SearchIndex;
     parsed.set(search, index);
   }
-  const kept = (tool: PreparedTool) => profile === undefined || tool.excludedFrom?.[profile] === undefined;
-  // Ranked past the limit, so that tools a profile leaves out do not shorten the answer.
-  return rankSearchIndex(index, query, profile === undefined ? limit : tools.length)
+  const kept = (tool: PreparedTool) =>
+    (profile === undefined || tool.excludedFrom?.[profile] === undefined) &&
+    (audience === undefined || isVisibleTo(tool, audience));
+  // Ranked past the limit, so that tools left out do not shorten the answer.
+  const filtered = profile !== undefined || audience !== undefined;
+  return rankSearchIndex(index, query, filtered ? tools.length : limit)
     .flatMap(({ document, score }) => {
       const tool = tools[document];
       return tool && kept(tool) ? [{ name: tool.name, summary: summaryOf(tool.description), score }] : [];
@@ -87,6 +93,7 @@ export function answerSearch(
   tools: readonly PreparedTool[],
   args: unknown,
   profile: ProfileName | undefined,
+  audience: Audience | undefined,
 ): SearchAnswer | Failure {
   const issues: { path: string[]; message: string }[] = [];
   const given = isRecord(args) ? args : {};
@@ -109,6 +116,7 @@ export function answerSearch(
   const matches = found(search, tools, query as string, {
     ...(limit === null ? {} : { limit: limit as number }),
     ...(profile === undefined ? {} : { profile }),
+    ...(audience === undefined ? {} : { audience }),
   });
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return {

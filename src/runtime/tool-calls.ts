@@ -37,16 +37,27 @@ export function createToolCalls(
   const searchTool = search?.tool;
   const isSearch = (name: string): boolean => searchTool?.name === name && !served.byName.has(name);
   // Loaded on the first search: a server that never searches does not load the code either.
-  const answerSearch = async (args: unknown, profile: ProfileName | undefined) =>
-    (await import('./search.js')).answerSearch(search as PreparedSearch, served.tools, args, profile);
+  const answerSearch = async (
+    args: unknown,
+    profile: ProfileName | undefined,
+    audience: Audience | undefined,
+  ) =>
+    (await import('./search.js')).answerSearch(
+      search as PreparedSearch,
+      served.tools,
+      args,
+      profile,
+      audience,
+    );
   const searchCall = async (
     name: string,
     args: unknown,
     context: unknown,
     profile: ProfileName | undefined,
+    audience: Audience | undefined,
   ) => {
     const call = startCall(name, args, context);
-    const answer = await answerSearch(args, profile);
+    const answer = await answerSearch(args, profile, audience);
     if (answer instanceof Failure) return fail(hooks, call, answer);
     announce(hooks, call);
     return succeed(hooks, call, args, answer);
@@ -54,7 +65,7 @@ export function createToolCalls(
 
   return {
     async call(name, args, context, { profile, audience } = {}) {
-      if (isSearch(name)) return searchCall(name, args, context, profile);
+      if (isSearch(name)) return searchCall(name, args, context, profile, audience);
       const call = startCall(name, args, context);
       try {
         const parsed = await parsedCall(served, call, profile, audience);
@@ -74,7 +85,7 @@ export function createToolCalls(
     },
     async check(name, args, context, { profile, audience } = {}) {
       if (isSearch(name)) {
-        const answer = await answerSearch(args, profile);
+        const answer = await answerSearch(args, profile, audience);
         if (answer instanceof Failure) return fail(hooks, startCall(name, args, context), answer);
         return { ok: true, value: args as Readonly<Record<string, unknown>> };
       }

@@ -103,3 +103,38 @@ describe('a run where nothing changed', () => {
     expect(fixture.read('toolprep.manifest.json')).toContain('Mark a note read.');
   });
 });
+
+describe('a run where a view changed', () => {
+  test("a view's file the last run built from makes a full run, and a new version of the view", () => {
+    const { fixture, generate } = observedProject();
+    fixture.write(
+      'src/tools/card.ts',
+      `import { defineTool } from 'toolprep';
+import { z } from 'zod';
+
+/** Show a note as a card. */
+export const showCard = defineTool({
+  input: z.object({ id: z.string() }),
+  output: z.object({ title: z.string() }),
+  view: './card.html',
+});
+`,
+    );
+    fixture.write('src/tools/card.css', 'body { color: black; }\n');
+    fixture.write(
+      'src/tools/card.html',
+      '<!doctype html><html><head><link rel="stylesheet" href="./card.css"></head><body>card</body></html>\n',
+    );
+    expect(generate()).toMatchObject({ status: 0, loadedTsMorph: true });
+    const digestOf = () =>
+      (JSON.parse(fixture.read('toolprep.manifest.json')) as { views: { digest: string }[] }).views[0]
+        ?.digest;
+    const before = digestOf();
+    expect(before).toMatch(/^[0-9a-f]{16}$/);
+    expect(generate().loadedTsMorph).toBe(false);
+
+    fixture.write('src/tools/card.css', 'body { color: navy; }\n');
+    expect(generate()).toMatchObject({ status: 0, loadedTsMorph: true });
+    expect(digestOf()).not.toBe(before);
+  });
+});

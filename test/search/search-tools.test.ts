@@ -9,7 +9,7 @@ import { anthropicTools, runAnthropicToolUse } from 'toolprep/anthropic';
 import { createMcpServer } from 'toolprep/mcp/server';
 import { createMcpFetchHandler } from 'toolprep/mcp/web';
 import { openaiResponsesTools } from 'toolprep/openai';
-import { createToolRuntime, searchTools } from 'toolprep/runtime';
+import { type Caller, createToolRuntime, runtimeFor, searchTools } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { PreparedTool } from '../../src/manifest/prepared-tool.js';
@@ -164,6 +164,30 @@ describe('search_tools: listed last, answered from the index, in each surface’
       ['extra'],
     ]);
     expect((await runtime.check('search_tools', { query: 'issue' })).ok).toBe(true);
+  });
+
+  test('a caller is found only the tools it sees, and a search names no tool it does not', async () => {
+    const scoped = createToolRuntime(
+      {
+        ...toolSet,
+        prepared: toolSet.prepared.map((tool) =>
+          tool.name === 'create_issue' ? { ...tool, access: { scopes: ['issues:write'] } } : tool,
+        ),
+      },
+      { handlers },
+    );
+    const names = async (caller: Caller) => {
+      const answer = await runtimeFor(scoped, { caller }).call('search_tools', {
+        query: 'create an issue',
+        limit: 5,
+      });
+      return answer.ok
+        ? (answer.value as { tools: { name: string }[] }).tools.map((tool) => tool.name)
+        : answer;
+    };
+    expect(await names({ subject: 'writer', scopes: ['issues:write'] })).toContain('create_issue');
+    const read = await names({ subject: 'reader', scopes: [] });
+    expect(Array.isArray(read) && !read.includes('create_issue')).toBe(true);
   });
 
   test('an MCP client (SDK v1) lists it and calls it, structured content and all', async () => {

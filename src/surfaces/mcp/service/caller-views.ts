@@ -1,6 +1,6 @@
 import type { PreparedTool } from '../../../manifest/prepared-tool.js';
-import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
-import { type Caller, isVisibleTo } from '../../../runtime/visibility.js';
+import type { CallOptions, CallResult, ToolRuntime } from '../../../runtime/runner.js';
+import { type Audience, type Caller, isVisibleTo, joinAudiences } from '../../../runtime/visibility.js';
 
 export type { Caller };
 
@@ -62,7 +62,11 @@ export function callerViews(runtime: ToolRuntime, withoutScopes: WithoutScopes =
       const seen = tools.filter((tool) =>
         withoutScopes === 'step-up' && caller ? true : mayCall(tool, caller),
       );
-      view = seen.length === tools.length ? runtime : restrictedView(runtime, seen);
+      // The caller's audience goes with each call, so that search_tools names no tool it hides.
+      view =
+        seen.length === tools.length
+          ? runtime
+          : restrictedView(runtime, seen, { caller: caller ?? 'anonymous' });
       views.set(key, view);
       if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value as string);
       return view;
@@ -81,7 +85,11 @@ function mayCall(tool: PreparedTool, caller: Caller | undefined): boolean {
 }
 
 /** The runtime, listing and calling these tools only: a call to any other is a call to an unknown tool. */
-export function restrictedView(runtime: ToolRuntime, tools: readonly PreparedTool[]): ToolRuntime {
+export function restrictedView(
+  runtime: ToolRuntime,
+  tools: readonly PreparedTool[],
+  audience?: Audience,
+): ToolRuntime {
   const listed = Object.freeze(tools.slice());
   const names = new Set(listed.map((tool) => tool.name));
   const unknown = (name: string): CallResult<never> => ({
@@ -92,11 +100,15 @@ export function restrictedView(runtime: ToolRuntime, tools: readonly PreparedToo
       issues: [],
     },
   });
+  const withAudience = (options: CallOptions | undefined): CallOptions | undefined =>
+    audience ? { ...options, audience: joinAudiences(audience, options?.audience) } : options;
   return partOf(
     {
       list: () => listed,
-      call: async (name, ...rest) => (names.has(name) ? runtime.call(name, ...rest) : unknown(name)),
-      check: async (name, ...rest) => (names.has(name) ? runtime.check(name, ...rest) : unknown(name)),
+      call: async (name, args, context, options) =>
+        names.has(name) ? runtime.call(name, args, context, withAudience(options)) : unknown(name),
+      check: async (name, args, context, options) =>
+        names.has(name) ? runtime.check(name, args, context, withAudience(options)) : unknown(name),
       ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
     },
     runtime,
