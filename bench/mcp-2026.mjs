@@ -16,7 +16,7 @@ const VERSION = '2026-07-28';
 const INFO = "{ name: 'bench', version: '1.0.0' }";
 
 // Each server tells its parent its port, and answers 'cpu' with the CPU it has used so far.
-const HARNESS = `
+export const HARNESS = `
 function ready(port) {
   process.send({ port });
   process.on('message', (message) => {
@@ -187,7 +187,8 @@ export function postText(port, agent, headers, text) {
   });
 }
 
-function startServer(dir, name) {
+/** Forks the bundled server `out/<name>.js` of `dir`; resolves once it listens, with a kept-alive agent. */
+export function startServer(dir, name) {
   return new Promise((resolve, reject) => {
     const child = fork(path.join(dir, 'out', `${name}.js`), [], {
       execArgv: [],
@@ -202,20 +203,20 @@ function startServer(dir, name) {
 }
 
 /** The CPU milliseconds the server's process has used so far. */
-function cpuOf(server) {
+export function cpuOf(server) {
   return new Promise((resolve) => {
     server.child.once('message', ({ cpu }) => resolve((cpu.user + cpu.system) / 1000));
     server.child.send('cpu');
   });
 }
 
-function stopServer(server) {
+export function stopServer(server) {
   server.agent.destroy();
   server.child.disconnect();
 }
 
 /** Median and 90th percentile of a list of milliseconds. */
-function quantiles(times) {
+export function quantiles(times) {
   const sorted = [...times].sort((a, b) => a - b);
   return {
     median: sorted[Math.floor(sorted.length / 2)],

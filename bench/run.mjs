@@ -1,11 +1,12 @@
 // `npm run bench` (builds first): every benchmark, side by side with its peers, written to
 // bench/RESULTS.md and bench/startup.svg. `--quick` for a short run; `--only <section>` for one
-// of: startup, workerd, stateless, mcp-2026, per-call, size-scaling, repairs, plan-workerd, tasks,
+// of: startup, workerd, stateless, mcp-2026, auth, per-call, size-scaling, repairs, plan-workerd, tasks,
 // build, explain, loaders, size, footprint, search.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
+import { AUTH_PROJECTS, benchmarkAuth } from './auth.mjs';
 import { REPO } from './contracts.mjs';
 import { benchmarkMcp2026, MCP_2026_PROJECTS } from './mcp-2026.mjs';
 import { benchmarkPlanInWorkerd } from './plan-walk.mjs';
@@ -68,6 +69,12 @@ if (want('mcp-2026')) {
   log('MCP 2026-07-28 per request over HTTP…');
   sections.push(
     `## 2b. MCP 2026-07-28, stateless, per request\n\n\`tools/list\` and a trivial \`tools/call\` as 2026-07-28 requests (\`_meta\` with the protocol version and client capabilities; \`Mcp-Method\`, \`Mcp-Name\`, \`MCP-Protocol-Version\` headers): toolprep's \`serveHttp\` against the SDK v2's documented stateless pattern, a \`createMcpHandler\` factory served with \`toNodeHandler\`.\n\n${await benchmarkMcp2026({ projects: MCP_2026_PROJECTS, quick })}`,
+  );
+}
+if (want('auth')) {
+  log('tools/list with an OAuth gate, per request over HTTP…');
+  sections.push(
+    `## 2c. \`tools/list\` per caller behind an OAuth gate (MCP 2026-07-28, per request)\n\nWho may call what (issue 35, decisions 0053 and 0054): toolprep's \`auth\` against no gate, and against the SDK v2's \`requireBearerAuth\` in front of \`createMcpHandler\`, with the same tools, scopes and tokens.\n\n${await benchmarkAuth({ projects: quick ? AUTH_PROJECTS.slice(0, 1) : AUTH_PROJECTS, quick })}`,
   );
 }
 if (want('per-call')) {
