@@ -7,6 +7,8 @@ import {
   ClientCredentialsProvider,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -18,7 +20,7 @@ import { copyFixture, type FixtureProject, REPO } from '../support/fixture-proje
  * it: its Express and Hono files in Node on loopback ports, its Worker in workerd through
  * Miniflare, each serving the `access` fixture's tools with tokens from a real authorization
  * server (`oidc-provider`), and the SDK v2 client getting its own tokens with its
- * `ClientCredentialsProvider`. Only the guide's example addresses are replaced, each of them
+ * `ClientCredentialsProvider` (2026-07-28), and the SDK v1 client with a bearer header (2025). Only the guide's example addresses are replaced, each of them
  * checked to be there, so that a guide that changes them fails here rather than going untested.
  */
 
@@ -234,6 +236,25 @@ describe.each(['express', 'hono', 'worker'])('the guide’s %s wiring', (wiring)
       ).rejects.toThrow(/Unknown tool "write_note"\. Available tools: echo, list_notes, status/);
     } finally {
       await Promise.all([reader.close(), writer.close()]);
+    }
+  });
+
+  test('2025: the SDK v1 client with a bearer header sees its caller’s list', async () => {
+    const { origin } = served[wiring] as Served;
+    const token = await auth.token('reader', `${origin}/mcp`);
+    const client = new ClientV1(info);
+    await client.connect(
+      new TransportV1(new URL(`${origin}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    try {
+      expect(names((await client.listTools()).tools)).toEqual(['echo', 'list_notes', 'status']);
+      expect(await client.callTool({ name: 'list_notes', arguments: {} })).toMatchObject({
+        content: [{ type: 'text', text: 'list_notes for reader' }],
+      });
+    } finally {
+      await client.close();
     }
   });
 });
