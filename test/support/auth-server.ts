@@ -1,7 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ClientCredentialsProvider } from '@modelcontextprotocol/client';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
+import { listenOnLoopback } from './loopback.js';
 
 /**
  * A real authorization server for the auth tests: `oidc-provider` on a loopback port, issuing
@@ -95,4 +97,38 @@ export async function startAuthServer(): Promise<AuthServer> {
     },
     close: () => server.close(),
   };
+}
+
+/** The SDK v2 client's own provider of this client's tokens, from this issuer. */
+export function clientCredentials(
+  auth: AuthServer,
+  clientId: keyof typeof CLIENTS,
+): ClientCredentialsProvider {
+  return new ClientCredentialsProvider({
+    clientId,
+    clientSecret: CLIENTS[clientId].secret,
+    scope: CLIENTS[clientId].scope,
+    expectedIssuer: auth.issuer,
+  });
+}
+
+type NodeHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+/**
+ * A resource server on a loopback port, its handler made once its URL is known (the resource its
+ * tokens name: `<origin>/mcp`); the server is kept in `servers` for the test to close.
+ */
+export async function serveAtResource(
+  servers: Server[],
+  handlerOf: (resource: string) => NodeHandler,
+): Promise<{ readonly origin: string; readonly resource: string }> {
+  let handle: NodeHandler = async () => {};
+  const port = await listenOnLoopback(
+    createServer((request, response) => void handle(request, response)),
+    servers,
+  );
+  const origin = `http://127.0.0.1:${port}`;
+  const resource = `${origin}/mcp`;
+  handle = handlerOf(resource);
+  return { origin, resource };
 }

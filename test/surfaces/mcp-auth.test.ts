@@ -1,10 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import {
-  Client,
-  ClientCredentialsProvider,
-  StreamableHTTPClientTransport,
-} from '@modelcontextprotocol/client';
+import type { Server } from 'node:http';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { prepareToolSet } from '@toolprep/build';
@@ -13,7 +8,15 @@ import { createMcpHttpHandler, type McpHttpOptions } from 'toolprep/mcp';
 import { createToolRuntime } from 'toolprep/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { type AuthServer, CLIENTS, startAuthServer } from '../support/auth-server.js';
+import {
+  type AuthServer,
+  type CLIENTS,
+  clientCredentials,
+  serveAtResource,
+  startAuthServer,
+} from '../support/auth-server.js';
+import { closeAll } from '../support/loopback.js';
+import { noteContracts } from '../support/note-contracts.js';
 
 /**
  * The OAuth resource-server gate (decision 0054) against a real authorization server
@@ -36,18 +39,7 @@ const whoCalled = (context: any) =>
   });
 
 const contracts = {
-  status: defineTool({ description: 'Say whether the service is up.', input: z.object({}) }),
-  whoami: defineTool({ description: 'Name the caller.', input: z.object({}) }),
-  readNote: defineTool({
-    description: 'Read a note.',
-    input: z.object({ path: z.string() }),
-    scopes: ['notes:read'],
-  }),
-  writeNote: defineTool({
-    description: 'Write a note.',
-    input: z.object({ path: z.string() }),
-    scopes: ['notes:write'],
-  }),
+  ...noteContracts,
   exportNotes: defineTool({
     description: 'Export every note.',
     input: z.object({}),
@@ -83,23 +75,17 @@ const runtime = createToolRuntime(toolSet, {
 });
 
 let auth: AuthServer;
-const servers: (() => void)[] = [];
+const servers: Server[] = [];
 
 /** A toolprep server with `auth` on a loopback port: its URL is known before the options that name it. */
-async function serveWithAuth(extra: (resource: string) => Partial<McpHttpOptions> = () => ({})) {
-  let handle: (request: IncomingMessage, response: ServerResponse) => Promise<void> = async () => {};
-  const server = createServer((request, response) => void handle(request, response));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const resource = `${origin}/mcp`;
-  handle = createMcpHttpHandler(runtime, info, {
-    auth: { issuer: auth.issuer, resourceMetadata: { resource } },
-    requestState: { key: 'k'.repeat(32) },
-    ...extra(resource),
-  });
-  servers.push(() => server.close());
-  return { origin, resource };
-}
+const serveWithAuth = (extra: (resource: string) => Partial<McpHttpOptions> = () => ({})) =>
+  serveAtResource(servers, (resource) =>
+    createMcpHttpHandler(runtime, info, {
+      auth: { issuer: auth.issuer, resourceMetadata: { resource } },
+      requestState: { key: 'k'.repeat(32) },
+      ...extra(resource),
+    }),
+  );
 
 let hidden: { origin: string; resource: string };
 let stepUp: { origin: string; resource: string };
@@ -111,18 +97,13 @@ beforeAll(async () => {
   }));
 });
 afterAll(() => {
-  for (const close of servers) close();
+  closeAll(servers);
   auth?.close();
 });
 
 async function v2Client(resource: string, clientId: keyof typeof CLIENTS): Promise<Client> {
-  const authProvider = new ClientCredentialsProvider({
-    clientId,
-    clientSecret: CLIENTS[clientId].secret,
-    scope: CLIENTS[clientId].scope,
-    expectedIssuer: auth.issuer,
-  });
   const client = new Client(info, { versionNegotiation: { mode: 'auto' } });
+  const authProvider = clientCredentials(auth, clientId);
   await client.connect(new StreamableHTTPClientTransport(new URL(resource), { authProvider }));
   expect(client.getNegotiatedProtocolVersion()).toBe(VERSION);
   return client;

@@ -52,7 +52,11 @@ type Routed<Transport> =
   | { readonly status: 400 | 404 | 503; readonly body: string };
 
 export interface SessionTable<Transport> {
-  route(sessionId: string | undefined, body: unknown): Routed<Transport>;
+  /**
+   * Where a request goes. `owner` says who asks (with `auth`: the caller and its view's key): a
+   * session answers the owner that opened it only, and is unknown (404) to anyone else.
+   */
+  route(sessionId: string | undefined, body: unknown, owner?: string): Routed<Transport>;
   /** The sessions open now. */
   readonly size: number;
 }
@@ -62,9 +66,10 @@ export interface SessionTable<Transport> {
  * one starts one (the transport made by `create` with these options, which the SDK gives its id),
  * making room at `maxSessions` open by closing an unused or idle one, else refused (503); anything
  * else is refused: 404 for a session this process does not hold (it ended, idled out, was closed to
- * make room, or is another process's: the client then starts again), 400 for a request that names
- * none. A session idle for `idleMs` is closed, one never used after `initialize` after `unusedMs`:
- * so that one client opening sessions it does not use cannot keep every other client out.
+ * make room, or is another process's, or another owner's: the client then starts again), 400 for
+ * a request that names none. A session idle for `idleMs` is closed, one never used after
+ * `initialize` after `unusedMs`: so that one client opening sessions it does not use cannot keep
+ * every other client out.
  */
 export function sessionTable<Transport extends SessionTransport>(
   create: (options: SessionTransportOptions) => Transport,
@@ -76,6 +81,7 @@ export function sessionTable<Transport extends SessionTransport>(
   const unused = new Map<string, Transport>();
   const used = new Map<string, { readonly transport: Transport; lastRequestAt: number; answering: number }>();
   const closeTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const owners = new Map<string, string | undefined>();
   const closeAfter = (id: string, transport: Transport, ms: number) => {
     clearTimeout(closeTimers.get(id));
     const timer = setTimeout(() => void transport.close(), ms);
@@ -86,6 +92,7 @@ export function sessionTable<Transport extends SessionTransport>(
   const forget = (id: string) => {
     unused.delete(id);
     used.delete(id);
+    owners.delete(id);
     clearTimeout(closeTimers.get(id));
     closeTimers.delete(id);
   };
@@ -108,10 +115,12 @@ export function sessionTable<Transport extends SessionTransport>(
     get size() {
       return unused.size + used.size;
     },
-    route(sessionId, body) {
+    route(sessionId, body, owner) {
       if (sessionId !== undefined) {
         const transport = transportOf(sessionId);
-        if (!transport) return { status: 404, body: sdkErrorText(-32001, 'Session not found') };
+        // Another caller's session is answered as one that does not exist: its existence is not told.
+        if (!transport || owners.get(sessionId) !== owner)
+          return { status: 404, body: sdkErrorText(-32001, 'Session not found') };
         // A notification or GET stream leaves an unused session's clock running; a request starts its use.
         if (!used.has(sessionId) && !isUse(body)) return { transport, isNew: false };
         const session = used.get(sessionId) ?? { transport, lastRequestAt: 0, answering: 0 };
@@ -146,6 +155,7 @@ export function sessionTable<Transport extends SessionTransport>(
         sessionIdGenerator: () => crypto.randomUUID(),
         onsessioninitialized: (id) => {
           unused.set(id, transport);
+          owners.set(id, owner);
           closeAfter(id, transport, Math.min(unusedMs, idleMs));
         },
         enableJsonResponse: responses === 'json',

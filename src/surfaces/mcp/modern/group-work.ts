@@ -1,3 +1,4 @@
+import type { ToolRuntime } from '../../../runtime/runner.js';
 import { groupCatalogOf } from '../service/group-views.js';
 import { toolServiceOf } from '../service/tool-service.js';
 import { toolListOf } from '../service/views.js';
@@ -8,7 +9,9 @@ import { toolPages } from './tool-methods.js';
 /**
  * The work of the groups draft's rows once their requests passed the checks (group-methods.ts):
  * the top-level `tools/list`, `groups/list` and `groups/get`, each answer's JSON text made once
- * per process. Loaded as the serving starts when some group has deferred tools.
+ * per process and view. Over HTTP with `auth`, a caller's view has its own groups: those holding
+ * scoped tools it sees, each listing those only, so that no group answer tells of a hidden tool.
+ * Loaded as the serving starts when some group has deferred tools.
  */
 
 export interface GroupWork {
@@ -22,8 +25,22 @@ export interface GroupWork {
   get(id: Id, name: string): WireAnswer;
 }
 
-export function groupWork(kit: ServingKit): GroupWork {
-  const catalog = groupCatalogOf(kit.runtime);
+/** The group work of each view a request comes with (the whole runtime without `auth`), made on its first request. */
+export function groupWorkOf(kit: ServingKit): (view: ToolRuntime) => GroupWork {
+  // Weakly: a caller's view dropped from its bounded cache takes its answers with it.
+  const works = new WeakMap<ToolRuntime, GroupWork>();
+  return (view) => {
+    let work = works.get(view);
+    if (!work) {
+      work = groupWork(kit, view);
+      works.set(view, work);
+    }
+    return work;
+  };
+}
+
+function groupWork(kit: ServingKit, view: ToolRuntime): GroupWork {
+  const catalog = groupCatalogOf(view, kit.runtime.groups);
   const { cache, resultMeta } = kit;
   const offered = new Map(catalog.offered.map((group) => [group.name, group]));
   const listText = JSON.stringify({

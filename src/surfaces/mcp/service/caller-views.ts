@@ -29,6 +29,8 @@ export interface CallerViews {
   isPublic(name: string): boolean;
   /** The view of this caller (`undefined`: a request without a token). */
   viewOf(caller: Caller | undefined): ToolRuntime;
+  /** What tells this caller's view from others': two callers with one key see one list. */
+  keyOf(caller: Caller | undefined): string;
   /** The scopes of a tool this caller may see but not call (`step-up`), or undefined. */
   lackedScopes(name: string, caller: Caller | undefined): readonly string[] | undefined;
 }
@@ -50,6 +52,7 @@ export function callerViews(runtime: ToolRuntime, withoutScopes: WithoutScopes =
   return {
     vary: tools.some((tool) => tool.access !== undefined),
     isPublic: (name) => byName.get(name)?.access?.public === true,
+    keyOf,
     viewOf(caller) {
       const key = keyOf(caller);
       let view = views.get(key);

@@ -36,11 +36,18 @@ interface GroupCatalog {
 
 const catalogs = new WeakMap<ToolRuntime, GroupCatalog>();
 
-/** The groups of a runtime that has some (groups.ts checked their names as serving started). */
-export function groupCatalogOf(runtime: ToolRuntime): GroupCatalog {
+/**
+ * The groups of a runtime that has some (groups.ts checked their names as serving started), or of
+ * a caller's view of it, given the runtime's groups: a view's groups hold the tools it sees only,
+ * and a group none of whose scoped tools it sees is not offered to it (decision 0060).
+ */
+export function groupCatalogOf(
+  runtime: ToolRuntime,
+  declared: readonly ToolGroup[] = runtime.groups ?? [],
+): GroupCatalog {
   let catalog = catalogs.get(runtime);
   if (!catalog) {
-    catalog = groupCatalog(runtime, runtime.groups ?? []);
+    catalog = groupCatalog(runtime, declared);
     catalogs.set(runtime, catalog);
   }
   return catalog;

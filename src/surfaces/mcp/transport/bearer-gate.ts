@@ -1,5 +1,6 @@
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { isRecord } from '../../../shared/run/is-record.js';
+import type { Asker } from '../modern/method-table.js';
 import { type Caller, type CallerViews, callerViews } from '../service/caller-views.js';
 import { JSON_HEADERS } from '../wire/jsonrpc.js';
 import type { JwtAuthOptions, McpAuthOptions } from './auth-options.js';
@@ -22,8 +23,17 @@ interface GateAnswer {
   readonly body: string | null;
 }
 
+/**
+ * A request the gate let through: who asks, the view of the tools it may see, and who may use the
+ * 2025 session it opens or names — its subject and its view's key, so that a session lists and
+ * calls what its opener's list held, for its opener only.
+ */
+export interface GatePass extends Asker {
+  readonly sessionOwner: string;
+}
+
 /** What the gate says of a request: who asks, or the answer that refuses it (401, 403). */
-type GateOutcome = { readonly caller: Caller | undefined; readonly view: ToolRuntime } | GateAnswer;
+type GateOutcome = GatePass | GateAnswer;
 
 export interface BearerGate {
   readonly views: CallerViews;
@@ -115,7 +125,11 @@ export function bearerGate(runtime: ToolRuntime, auth: McpAuthOptions): BearerGa
             `This call needs the scopes: ${lacked.join(' ')}`,
           );
       }
-      return { caller, view };
+      return {
+        caller,
+        view,
+        sessionOwner: JSON.stringify([caller?.subject ?? null, views.keyOf(caller)]),
+      };
     },
   };
 }

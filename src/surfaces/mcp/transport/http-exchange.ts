@@ -3,9 +3,8 @@ import { failureOf, logError } from '../../../shared/run/on-error.js';
 import { refuseSdkToolsOfFactory } from '../compose/sdk-tools.js';
 import { type FirstAnswers, firstAnswers, firstHttpAnswer } from '../legacy/first-answers.js';
 import { loadSdk, SdkUnavailableError, sessionRefusals } from '../legacy/sdk-unavailable.js';
-import type { Asker } from '../modern/method-table.js';
 import { type ModernServing, modernServing } from '../modern/server.js';
-import { groupsOf, scopesTools, withoutGroups } from '../service/groups.js';
+import { groupsOf, withoutGroups } from '../service/groups.js';
 import { type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
 import { isModernMessage } from '../wire/envelope.js';
 import {
@@ -20,7 +19,7 @@ import {
   sseEvent,
   TRANSPORT_ERROR,
 } from '../wire/jsonrpc.js';
-import { type BearerGate, bearerGate } from './bearer-gate.js';
+import { type BearerGate, bearerGate, type GatePass } from './bearer-gate.js';
 import type { GroupEndpoints } from './group-endpoints.js';
 import {
   corsHeaders,
@@ -132,7 +131,7 @@ export function httpExchange(
     }
     const early = earlyAnswer(gate, options, preflight, request, unknownGroup);
     if (early) return port.reply(early.status, withCors(early.headers), early.body);
-    let asker: Asker | undefined;
+    let asker: GatePass | undefined;
     if (gate) {
       const passed = await gate.pass(request.header('authorization'), body);
       if ('status' in passed) return port.reply(passed.status, withCors(passed.headers), passed.body);
@@ -272,9 +271,8 @@ function transportError(status: number, message: string, headers: HeaderRecord):
 
 /**
  * Refuses, at start, access rules the options cannot keep: a tool that asks for scopes served
- * without `auth` (every caller would call it), and, with `auth`, what would list or run tools past
- * the caller's view (a `server` of yours, sessions, the groups draft's lists), or a public cache
- * hint on lists that differ by caller.
+ * without `auth` (every caller would call it), and, with `auth`, a `server` of yours (it lists
+ * every tool attached to it, to every caller) or a public cache hint on lists that differ by caller.
  */
 function checkAccess(runtime: ToolRuntime, options: McpHttpOptions, gate: BearerGate | undefined): void {
   if (!gate) {
@@ -285,14 +283,9 @@ function checkAccess(runtime: ToolRuntime, options: McpHttpOptions, gate: Bearer
       );
     return;
   }
-  const cannot = [
-    options.server && 'a server of yours (server), which lists every tool attached to it',
-    options.sessions && 'sessions, whose servers outlive one caller',
-    gate.views.vary && scopesTools(runtime) && "the groups draft's lists of deferred tools",
-  ].filter(Boolean);
-  if (cannot.length > 0)
+  if (options.server)
     throw new Error(
-      `[toolprep] auth cannot keep each caller to its tools with ${cannot.join(', nor ')}: serve without them (docs/guide/who-may-call-what.md)`,
+      "[toolprep] auth cannot keep each caller to its tools on a server of yours (server): it lists every tool attached to it, to every caller. Leave `server` out: toolprep's own server then serves each caller its tools on both eras (with `sessions` if a handler asks the client something); serve your resources and prompts to 2026-07-28 clients with `modernFeatures: featureHandler(runtime, () => yourServer())` from toolprep/mcp/v2, and turn tools registered with registerTool into contracts with their scopes (docs/guide/who-may-call-what.md)",
     );
   if (gate.views.vary && options.cache?.scope === 'public')
     throw new Error(

@@ -4,10 +4,10 @@ import type { ToolRuntime } from '../../../runtime/runner.js';
 import { answersByStream } from '../legacy/first-answers.js';
 import { createMcpServer } from '../legacy/sdk-v1.js';
 import type { McpSessionOptions, SessionTable } from '../legacy/sessions.js';
-import type { Asker } from '../modern/method-table.js';
 import type { Caller } from '../service/caller-views.js';
 import type { McpServerInfo } from '../service/tool-service.js';
 import { JSON_HEADERS } from '../wire/jsonrpc.js';
+import type { GatePass } from './bearer-gate.js';
 import type { McpHttpOptions } from './http-options.js';
 import { type HeaderRecord, type HttpPort, whenAborted } from './http-port.js';
 
@@ -17,15 +17,17 @@ export type LegacyExchange = <Reply>(
   text: string | undefined,
   cors: HeaderRecord | undefined,
   withCors: (headers: HeaderRecord) => HeaderRecord,
-  asker: Asker | undefined,
+  asker: GatePass | undefined,
 ) => Promise<Reply>;
 
 /**
  * A 2025 request, answered by the SDK's web-standard transport on every runtime: stateless by
  * default, a fresh server per request, closed once its answer is out or the client goes (a JSON
- * answer at once, a stream when it ends); or, with `sessions`, the session's transport. This
- * module is the SDK: it is loaded on the first request that needs it, so that a server that sees
- * no 2025 client never pays for it, nor needs it installed.
+ * answer at once, a stream when it ends); or, with `sessions`, the session's transport. With
+ * `auth`, a session's server serves the view of the caller that opened it, and answers that caller
+ * only (decision 0060), each request's caller reaching the handlers. This module is the SDK: it is
+ * loaded on the first request that needs it, so that a server that sees no 2025 client never pays
+ * for it, nor needs it installed.
  */
 export function legacyExchange(
   runtime: ToolRuntime,
@@ -45,10 +47,13 @@ export function legacyExchange(
         sessionOptions,
         options.responses,
       );
-      const routed = sessions.route(port.request.header('mcp-session-id'), body);
+      const routed = sessions.route(port.request.header('mcp-session-id'), body, asker?.sessionOwner);
       if ('status' in routed) return port.reply(routed.status, withCors(JSON_HEADERS), routed.body);
       if (routed.isNew) await makeServer().connect(routed.transport);
-      const response = await routed.transport.handleRequest(request, { parsedBody: body });
+      const response = await routed.transport.handleRequest(request, {
+        parsedBody: body,
+        ...(authInfo && { authInfo }),
+      });
       const { answered } = routed;
       if (!answered || response.body === null) {
         answered?.();
