@@ -384,3 +384,30 @@ test('a server of yours with auth is refused at start, saying what to do instead
     /Leave `server` out: .*modernFeatures: featureHandler\(runtime, .*registerTool into contracts with their scopes/,
   );
 });
+
+test('group endpoints with auth: each lists the caller’s tools of its group; one it sees none of is no group', async () => {
+  const resource = await serveWithAuth(() => ({ groupEndpoints: true }));
+  const readerToken = await auth.token('reader', resource);
+  const writer = await v1Client(`${resource}/editing`, await auth.token('writer', resource));
+  const reader = await v1Client(`${resource}/notes`, readerToken);
+  try {
+    expect(names((await writer.client.listTools()).tools)).toEqual(['publish_note', 'write_note']);
+    expect(names((await reader.client.listTools()).tools)).toEqual(['read_note']);
+    await expect(reader.client.callTool({ name: 'write_note', arguments: { path: 'a.md' } })).rejects.toThrow(
+      /Unknown tool "write_note"\. Available tools: read_note\./,
+    );
+  } finally {
+    await Promise.all([reader.client.close(), writer.client.close()]);
+  }
+  await expect(v1Client(`${resource}/editing`, readerToken)).rejects.toThrow(
+    /Not Found: no group \\"editing\\"/,
+  );
+  // A group the caller sees nothing of and a name that is no group: the same answers, with and without a token.
+  for (const token of [readerToken, undefined]) {
+    const [hiddenGroup, noGroup] = await Promise.all(
+      ['editing', 'nothing'].map((group) => onSession(`${resource}/${group}`, crypto.randomUUID(), token)),
+    );
+    expect(hiddenGroup?.status).toBe(token ? 404 : 401);
+    expect(hiddenGroup?.text.replace('editing', 'nothing')).toBe(noGroup?.text);
+  }
+});

@@ -46,11 +46,16 @@ import type { LegacyExchange } from './legacy-exchange.js';
 
 type HttpExchange = <Reply>(port: HttpPort<Reply>, parsedBody?: unknown) => Promise<Reply>;
 
-/** The exchange of a runtime's tools over HTTP, its serving made once per handler. */
+/**
+ * The exchange of a runtime's tools over HTTP, its serving made once per handler. At a group's
+ * endpoint, `hiddenGroup` is what a caller that sees none of the group's tools is told (with
+ * `auth`): what a path that names no group is told, so that the group is not known to it.
+ */
 export function httpExchange(
   runtime: ToolRuntime,
   info: McpServerInfo,
   options: McpHttpOptions,
+  hiddenGroup?: string,
 ): HttpExchange {
   const sessionOptions = sessionOptionsOf(options);
   // A 2026-07-28 client is answered here, without the `server`: its SDK tools would be missing there.
@@ -85,7 +90,11 @@ export function httpExchange(
     let unknownGroup: string | undefined;
     if (options.groupEndpoints) {
       endpoints ??= import('./group-endpoints.js').then(({ groupEndpoints }) =>
-        groupEndpoints(runtime, (view) => httpExchange(view, info, { ...options, groupEndpoints: false })),
+        groupEndpoints(
+          runtime,
+          (view, noGroup) => httpExchange(view, info, { ...options, groupEndpoints: false }, noGroup),
+          { nameGroups: !gate },
+        ),
       );
       const endpoint = (await endpoints)(port.request.path);
       if (typeof endpoint === 'function') return endpoint(port, parsedBody);
@@ -129,13 +138,22 @@ export function httpExchange(
         );
       body = jsonOf(text);
     }
-    const early = earlyAnswer(gate, options, preflight, request, unknownGroup);
+    // With `auth`, a path that names no group asks for a token first, as a group's endpoint does.
+    const early = earlyAnswer(gate, options, preflight, request, gate ? undefined : unknownGroup);
     if (early) return port.reply(early.status, withCors(early.headers), early.body);
     let asker: GatePass | undefined;
     if (gate) {
-      const passed = await gate.pass(request.header('authorization'), body);
+      const passed = await gate.pass(
+        request.header('authorization'),
+        unknownGroup === undefined ? body : undefined,
+      );
       if ('status' in passed) return port.reply(passed.status, withCors(passed.headers), passed.body);
       asker = passed;
+      const noGroup = unknownGroup ?? (passed.view.list().length === 0 ? hiddenGroup : undefined);
+      if (noGroup !== undefined) {
+        const refused = transportError(404, `Not Found: ${noGroup}`, {});
+        return port.reply(refused.status, withCors(refused.headers), refused.body);
+      }
     }
     const route = routeOf(modern, firstOf(asker?.view ?? runtime), options, request, body);
     if (route.kind === 'answer') return port.reply(route.status, withCors(route.headers), route.body);
