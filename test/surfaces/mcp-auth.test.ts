@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { inspect } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -56,23 +57,22 @@ const toolSet = {
   ),
 };
 let writes = 0;
-const runtime = createToolRuntime(toolSet, {
-  handlers: {
-    status: () => 'up',
-    whoami: (_args: object, context: unknown) => whoCalled(context),
-    read_note: ({ path }: { path: string }) => `note ${path}`,
-    // biome-ignore lint/suspicious/noExplicitAny: the MCP context.
-    write_note: async ({ path }: { path: string }, context: any) => {
-      const answer = await context.elicit({
-        message: `Overwrite ${path}?`,
-        requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
-      });
-      writes++;
-      return `${answer.action} ${path}`;
-    },
-    export_notes: (_args: object, context: unknown) => whoCalled(context),
+const handlers = {
+  status: () => 'up',
+  whoami: (_args: object, context: unknown) => whoCalled(context),
+  read_note: ({ path }: { path: string }) => `note ${path}`,
+  // biome-ignore lint/suspicious/noExplicitAny: the MCP context.
+  write_note: async ({ path }: { path: string }, context: any) => {
+    const answer = await context.elicit({
+      message: `Overwrite ${path}?`,
+      requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
+    });
+    writes++;
+    return `${answer.action} ${path}`;
   },
-});
+  export_notes: (_args: object, context: unknown) => whoCalled(context),
+};
+const runtime = createToolRuntime(toolSet, { handlers });
 
 let auth: AuthServer;
 const servers: Server[] = [];
@@ -352,5 +352,78 @@ describe('what a caller holds is its own', () => {
     expect(stolen.json.error).toMatchObject({ message: 'requestState refused: it belongs to another call' });
     const own = await post(hidden.resource, writer, 'tools/call', { ...call, requestState, inputResponses });
     expect(own.json.result).toMatchObject({ resultType: 'complete', content: [{ text: 'accept b.md' }] });
+  });
+});
+
+describe('nothing of the token reaches a hook or a log', () => {
+  test('hooks, onerror and answers never hold the token, on both eras, even when verify throws it', async () => {
+    const seen: unknown[] = [];
+    const hooked = createToolRuntime(toolSet, {
+      handlers: {
+        ...handlers,
+        read_note: () => {
+          throw new Error('the disk is gone');
+        },
+      },
+      hooks: {
+        before: (event) => seen.push(event),
+        after: (event) => seen.push(event),
+        error: (event) => seen.push(event),
+      },
+    });
+    const reported: Error[] = [];
+    const secret = 'reader-secret-0f3a9c';
+    const served = await serveAtResource(servers, (resource) =>
+      createMcpHttpHandler(hooked, info, {
+        auth: {
+          async verify(token) {
+            if (token.startsWith('explode')) throw new Error(`cannot read the token ${token}`);
+            return token === secret ? { subject: 'reader', scopes: ['notes:read'], claims: {} } : undefined;
+          },
+          resourceMetadata: { resource, authorizationServers: [auth.issuer] },
+        },
+        onerror: (error) => reported.push(error),
+      }),
+    );
+    const answers: string[] = [];
+
+    const thrown = await post(served.resource, 'Bearer explode-secret-77e1', 'tools/list', {});
+    answers.push(thrown.text);
+    expect(thrown.status).toBe(500);
+    expect(reported.map((error) => error.message)).toEqual([
+      '[toolprep] an MCP request failed inside the server: cannot read the token [token]',
+    ]);
+
+    for (const [name, args] of [
+      ['whoami', {}],
+      ['read_note', { path: 'a.md' }],
+      ['read_note', { path: 7 }],
+      ['write_note', { path: 'a.md' }],
+    ] as const) {
+      answers.push(
+        (await post(served.resource, `Bearer ${secret}`, 'tools/call', { name, arguments: args })).text,
+      );
+    }
+    const legacy = await v1Client(served.resource, secret);
+    try {
+      answers.push(JSON.stringify(await legacy.callTool({ name: 'whoami', arguments: {} })));
+      answers.push(JSON.stringify(await legacy.callTool({ name: 'read_note', arguments: { path: 'a.md' } })));
+    } finally {
+      await legacy.close();
+    }
+
+    // Each hook fired (both eras' calls, the failing handler, the refused arguments) and said who called.
+    expect(seen.length).toBeGreaterThanOrEqual(10);
+    expect(answers.join('\n')).toContain('"subject\\":\\"reader');
+    const everything = inspect(
+      [seen, reported.map((error) => [error.message, error.stack, error.cause]), answers],
+      {
+        depth: 12,
+        maxArrayLength: null,
+        maxStringLength: null,
+      },
+    );
+    expect(everything).not.toContain(secret);
+    expect(everything).not.toContain('explode-secret-77e1');
   });
 });

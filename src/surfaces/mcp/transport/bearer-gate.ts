@@ -101,7 +101,8 @@ export function bearerGate(runtime: ToolRuntime, auth: McpAuthOptions): BearerGa
         const called = calledTools(body);
         if (called.length === 0 || !isCallsOnly(body) || !called.every(views.isPublic)) return noToken;
       } else {
-        const verified = token === '' ? { refused: 'the token is empty' } : await verify(token);
+        const verified =
+          token === '' ? { refused: 'the token is empty' } : await verifyRedacted(verify, token);
         if (!verified || 'refused' in verified) {
           const why = verified?.refused ?? 'the token was refused';
           return refusal(
@@ -158,6 +159,24 @@ function isCallsOnly(body: unknown): boolean {
   return (Array.isArray(body) ? body : [body]).every(
     (message) => isRecord(message) && message.method === 'tools/call',
   );
+}
+
+/**
+ * The verifier's answer; what it throws goes to `onerror` and the log, so it is rethrown with the
+ * token cut out of its message and stack, and without the original as its cause.
+ */
+async function verifyRedacted(
+  verify: (token: string) => Promise<Caller | { refused: string } | undefined>,
+  token: string,
+): Promise<Caller | { refused: string } | undefined> {
+  try {
+    return await verify(token);
+  } catch (thrown) {
+    const redact = (text: string) => text.replaceAll(token, '[token]');
+    const error = new Error(redact(thrown instanceof Error ? thrown.message : String(thrown)));
+    if (thrown instanceof Error && thrown.stack) error.stack = redact(thrown.stack);
+    throw error;
+  }
 }
 
 /** A verifier of JWTs with `jose`, loaded with the first token. */
