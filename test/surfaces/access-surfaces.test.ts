@@ -2,8 +2,8 @@ import { prepareToolSet } from '@toolprep/build';
 import fc from 'fast-check';
 import { defineTool } from 'toolprep';
 import { aiTools } from 'toolprep/ai';
-import { runToolCli } from 'toolprep/cli';
 import { anthropicTools, runAnthropicToolUse } from 'toolprep/anthropic';
+import { runToolCli } from 'toolprep/cli';
 import { geminiTools, runGeminiFunctionCall } from 'toolprep/gemini';
 import {
   openaiChatTools,
@@ -76,7 +76,10 @@ const runtimeOf = (set: PreparedToolSet) => createToolRuntime(set, { handlers, h
 async function shell(runtime: ToolRuntime, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runToolCli(runtime, argv, { stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+  const code = await runToolCli(runtime, argv, {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+  });
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
@@ -114,7 +117,15 @@ describe('two callers, two surfaces', () => {
   test('each sees the tools its scopes cover, on every model-facing surface; no one sees an app-only tool', async () => {
     const runtime = runtimeOf(toolSet(shapes).set);
     const surfaces = Object.keys(await shownBy(runtime, reader));
-    expect(surfaces).toEqual(['ai', 'openaiChat', 'openaiResponses', 'anthropic', 'gemini', 'agents', 'shell']);
+    expect(surfaces).toEqual([
+      'ai',
+      'openaiChat',
+      'openaiResponses',
+      'anthropic',
+      'gemini',
+      'agents',
+      'shell',
+    ]);
     const every = (names: string[]) => Object.fromEntries(surfaces.map((s) => [s, names]));
     expect(await shownBy(runtime, reader)).toEqual(every(['alpha', 'gamma']));
     expect(await shownBy(runtime, writer)).toEqual(every(['alpha', 'beta', 'gamma']));
