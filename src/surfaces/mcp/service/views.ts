@@ -141,7 +141,20 @@ function uiMeta(view: PreparedView): Readonly<Record<string, unknown>> {
   };
 }
 
-/** The refusal of a URI no resource has, in MCP's words (-32002). */
-export function unknownResource(uri: unknown): WireError {
-  return { code: ERRORS.notFound.code, message: `Resource not found: ${JSON.stringify(uri)}`, data: { uri } };
+/**
+ * The refusal of a URI no resource has, as each era says it: -32602 (invalid params) on
+ * 2026-07-28, which SEP-2164 made the code of a missing resource; -32002 on 2025. The URI is in
+ * `data` on both.
+ */
+export function unknownResource(uri: unknown, era: '2026-07-28' | '2025'): WireError {
+  const code = era === '2025' ? ERRORS.notFound.code : ERRORS.invalidArgument.code;
+  return { code, message: `Resource not found: ${JSON.stringify(uri)}`, data: { uri } };
 }
+
+/**
+ * How long a client may keep a view's `resources/read` answer (2026-07-28's `ttlMs`): a year, as
+ * HTTP's `immutable` assets are kept. The answer at a URI never changes (the URI carries the
+ * digest of the HTML and its `_meta.ui`), so a client that keeps it never needs to ask again; the
+ * protocol has no conditional read to ask more cheaply (decision 0062).
+ */
+export const VIEW_READ_TTL_MS = 31_536_000_000;

@@ -28,7 +28,7 @@ import {
   requestStateSigner,
 } from '../service/request-state.js';
 import { type AttachToolsOptions, toolServiceOf } from '../service/tool-service.js';
-import { toolListOf, viewServiceOf } from '../service/views.js';
+import { toolListOf, VIEW_READ_TTL_MS, viewServiceOf } from '../service/views.js';
 import { META, mirroredMismatch } from '../wire/envelope.js';
 import { ERRORS } from '../wire/jsonrpc.js';
 
@@ -152,6 +152,8 @@ export function attachTools<Target extends McpServer | Server>(
     handle: (method, answer) =>
       server.setRequestHandler(method, (request) => answer(request.params ?? {}) as never),
     raise: ({ code, message, data }) => new ProtocolError(code, message, data),
+    // The answer at a view's URI never changes; the scope stays the SDK server's choice.
+    readConfig: { cacheHint: { ttlMs: VIEW_READ_TTL_MS } },
   });
   return target;
 }
