@@ -580,6 +580,15 @@ const SDK_HINTS = { ttlMs: 0, cacheScope: 'private' };
 const SDK_READ_HINTS = { ttlMs: KEPT.ttlMs, cacheScope: 'private' };
 const bySdkV2 = (answer: unknown) => Object.fromEntries(SDK_V2_SERVERS.map((name) => [name, answer]));
 
+/** The views as `resources/list` lists them: the current version of each. */
+const LISTED_VIEWS = CURRENT_VIEWS.map((view) => ({
+  uri: view.uri,
+  name: view.name,
+  mimeType: MIME,
+  size: view.bytes,
+  _meta: { ui: VIEW_UI[view.name] },
+}));
+
 function readOf(view: (typeof CURRENT_VIEWS)[number], text: string) {
   return {
     contents: [{ uri: view.uri, mimeType: MIME, text, _meta: { ui: VIEW_UI[view.name], etag: view.digest } }],
@@ -616,34 +625,16 @@ const VIEW_ROWS: readonly ViewRow[] = [
     seen: (result) => result,
     modern: {
       resultType: 'complete',
-      resources: CURRENT_VIEWS.map((view) => ({
-        uri: view.uri,
-        name: view.name,
-        mimeType: MIME,
-        size: view.bytes,
-        _meta: { ui: VIEW_UI[view.name] },
-      })),
+      resources: LISTED_VIEWS,
       ...CACHED,
     },
     except: bySdkV2({
       resultType: 'complete',
-      resources: CURRENT_VIEWS.map((view) => ({
-        uri: view.uri,
-        name: view.name,
-        mimeType: MIME,
-        size: view.bytes,
-        _meta: { ui: VIEW_UI[view.name] },
-      })),
+      resources: LISTED_VIEWS,
       ...SDK_HINTS,
     }),
     legacy: {
-      resources: CURRENT_VIEWS.map((view) => ({
-        uri: view.uri,
-        name: view.name,
-        mimeType: MIME,
-        size: view.bytes,
-        _meta: { ui: VIEW_UI[view.name] },
-      })),
+      resources: LISTED_VIEWS,
     },
   },
   ...CURRENT_VIEWS.map(
