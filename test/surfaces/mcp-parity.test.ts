@@ -695,6 +695,33 @@ describe('views: one answer per serving path', () => {
         expect(row.seen(seen.result as Record<string, unknown>)).toEqual(expected);
       });
 
+  // A host that renders views calls the app-only tool for its view; a client that renders none was
+  // not listed it, and calls it as a tool it does not have. A stateless 2025 request declares
+  // nothing, and is served as a host (decision 0058).
+  test.each(VIEW_COLUMNS)(
+    'tools/call of the app-only tool, by a host and by a plain client — $name',
+    async ({ name }) => {
+      const column = viewColumns.get(name) as Column;
+      const call = (capabilities: Record<string, unknown>) =>
+        column.send({
+          method: 'tools/call',
+          params: { name: 'todo_add', arguments: { item: `from ${name}` } },
+          capabilities,
+        });
+      const byHost = await call(UI);
+      expect((byHost.result as { structuredContent: { items: string[] } }).structuredContent.items).toContain(
+        `from ${name}`,
+      );
+      const byPlainClient = await call({});
+      if (name === V2_LEGACY || name === OWN_STATELESS) expect(byPlainClient.error).toBeUndefined();
+      else
+        expect(byPlainClient.error).toEqual({
+          code: -32602,
+          message: 'Unknown tool "todo_add". Available tools: weather, gallery, todo_list.',
+        });
+    },
+  );
+
   // 2026-07-28 says a missing resource with -32602 (SEP-2164), 2025 with -32002; SDK v2 answers
   // -32602 on both eras, whatever its handler threw.
   test.each(VIEW_COLUMNS)('resources/read of a URI that is no view — $name', async ({ name, era }) => {

@@ -188,7 +188,17 @@ test('a 2025 stateless request brings no capabilities: the list with the views',
   expect(tools.map((tool) => tool.name).sort()).toEqual(ALL_TOOLS);
 });
 
-test('the app-only tool is called as any other (the host lets only its view call it)', async () => {
+test.each(Object.entries(plain))(
+  'a client that renders no view calls the app-only tool as one it does not have (%s)',
+  async (_era, connect) => {
+    const client = (await connect()) as unknown as Pick<Client, 'callTool'>;
+    await expect(client.callTool({ name: 'todo_add', arguments: { item: 'sneaked in' } })).rejects.toThrow(
+      /Unknown tool "todo_add"/,
+    );
+  },
+);
+
+test('a host calls the app-only tool as any other (the host lets only its view call it)', async () => {
   const result = await (await v2Client(stateless, UI_CAPABILITIES)).callTool({
     name: 'todo_add',
     arguments: { item: 'buy bread' },

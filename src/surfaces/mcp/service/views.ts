@@ -1,5 +1,5 @@
 import { type PreparedView, VIEW_MIME_TYPE } from '../../../manifest/tool-set.js';
-import type { ToolRuntime } from '../../../runtime/runner.js';
+import { runtimeFor, type ToolRuntime } from '../../../runtime/runner.js';
 import { isRecord } from '../../../shared/run/is-record.js';
 import { ERRORS, type WireError } from '../wire/jsonrpc.js';
 import { type ToolService, toolServiceOf } from './tool-service.js';
@@ -39,6 +39,26 @@ export function toolListOf(
   capabilities: Readonly<Record<string, unknown>> | undefined,
 ): ToolService {
   return toolServiceOf(runtime, rendersViews(capabilities) ? 'linked' : 'plain');
+}
+
+const modelRuntimes = new WeakMap<ToolRuntime, ToolRuntime>();
+
+/**
+ * The runtime a client's calls go through, chosen as its tools list is: a client that renders no
+ * view was not listed the app-only tools (only its model could call them), so it calls them as
+ * tools it does not have; a client that renders views calls them for its view (decision 0062).
+ */
+export function callingRuntimeOf(
+  runtime: ToolRuntime,
+  capabilities: Readonly<Record<string, unknown>> | undefined,
+): ToolRuntime {
+  if (rendersViews(capabilities)) return runtime;
+  let forModel = modelRuntimes.get(runtime);
+  if (!forModel) {
+    forModel = runtimeFor(runtime, { model: true });
+    modelRuntimes.set(runtime, forModel);
+  }
+  return forModel;
 }
 
 /** A view as `resources/list` lists it. */
