@@ -8,7 +8,8 @@ export const VERSION = '2026-07-28';
  * specification says; `extra` replace them by name.
  */
 export function requestHeaders(method, params = {}, extra = {}) {
-  const named = typeof params.taskId === 'string' ? params.taskId : params.name;
+  // Mcp-Name: a task's id, a tool's or prompt's name, or a resource's URI (`resources/read`).
+  const named = typeof params.taskId === 'string' ? params.taskId : (params.name ?? params.uri);
   return {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',

@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import type { Manifest } from '../manifest/manifest.js';
+import type { Manifest, ManifestView } from '../manifest/manifest.js';
+import type { ViewCsp } from '../manifest/tool-set.js';
 import { digestOf } from '../shared/build/canonical-json.js';
 import { type ComparedTool, compareSurfaces, describeComparison } from './surface-diff.js';
 import { isViewFile } from './views.js';
 import { type GeneratedFile, readText } from './write-files.js';
 
 export interface StaleReport {
-  /** The generated files whose bytes differ from the ones on disk. */
+  /** The generated files whose bytes differ from the ones on disk, then the files `generate` would remove. */
   readonly stale: readonly string[];
   /**
    * What `toolprep check` prints: what changed in the tool surface (a change several tools share
@@ -25,11 +26,15 @@ const SHARED_CHANGE = { toolsNamed: 6, valueLength: 160 };
 /** Lines longer than this (the generated module's embedded JSON) are summarised in a diff, not printed. */
 const LONGEST_PRINTED_LINE = 240;
 
-/** Compares generated files with the ones on disk and explains the difference, writing nothing. */
+/**
+ * Compares generated files with the ones on disk and explains the difference, writing nothing.
+ * `leftOver`: built views on disk that the generation no longer keeps, which `generate` removes.
+ */
 export async function compareWithDisk(
   root: string,
   files: readonly GeneratedFile[],
   manifest: { readonly path: string; readonly value: Manifest },
+  leftOver: readonly string[] = [],
 ): Promise<StaleReport> {
   const compared = await Promise.all(
     files.map(async (file) => ({
@@ -39,19 +44,25 @@ export async function compareWithDisk(
     })),
   );
   const stale = compared.filter((file) => file.before !== file.after);
-  if (stale.length === 0) return { stale: [], text: '', verboseText: '' };
+  if (stale.length === 0 && leftOver.length === 0) return { stale: [], text: '', verboseText: '' };
   // The committed manifest was read above, with the other generated files.
   const committed = parseManifest(compared.find((file) => file.path === manifest.path)?.before);
   const tools = compareSurfaces(committed, manifest.value);
   const report = (verbose: boolean) => {
     const lines = [
-      `[toolprep] check: the committed tool surface is stale: ${stale.map((file) => file.path).join(', ')}`,
+      `[toolprep] check: the committed tool surface is stale: ${[...stale.map((file) => file.path), ...leftOver].join(', ')}`,
     ];
     const changes = describeComparison(tools, verbose ? {} : SHARED_CHANGE);
     if (changes.length > 0)
       lines.push('', 'What changed in the tool surface:', ...changes.map((line) => `  ${line}`));
     const views = describeViews(committed, manifest.value);
     if (views.length > 0) lines.push('', 'What changed in the views:', ...views.map((line) => `  ${line}`));
+    if (leftOver.length > 0)
+      lines.push(
+        '',
+        `Built views no longer kept (past views.keepVersions, or of a view that went), which \`toolprep generate\` removes:`,
+        ...leftOver.map((file) => `  - ${file}`),
+      );
     if (committed) lines.push(...describeTotals(committed, manifest.value));
     lines.push('', 'Run `toolprep generate` and commit the result.', '');
     // A built view is described above: its minified bytes make no diff a reader can use.
@@ -64,10 +75,18 @@ export async function compareWithDisk(
     }
     return lines.join('\n');
   };
-  return { stale: stale.map((file) => file.path), text: report(false), verboseText: report(true) };
+  return {
+    stale: [...stale.map((file) => file.path), ...leftOver],
+    text: report(false),
+    verboseText: report(true),
+  };
 }
 
-/** Each view whose current version changed, came or went: its digest and bytes before and after. */
+/**
+ * Each view whose current version changed, came or went, with the tools it is the view of: its
+ * digest and bytes before and after, then what changed of what the host applies (its CSP by field,
+ * its permissions, its border), one indented line each.
+ */
 function describeViews(before: Manifest | undefined, after: Manifest): string[] {
   const current = (manifest: Manifest | undefined) =>
     new Map((manifest?.views ?? []).filter((view) => view.current).map((view) => [view.name, view]));
@@ -78,12 +97,44 @@ function describeViews(before: Manifest | undefined, after: Manifest): string[] 
     const old = was.get(name);
     const built = now.get(name);
     if (old?.digest === built?.digest) return [];
-    if (!old) return [`+ view ${name}: ${built?.uri} (${built?.bytes} bytes, from ${built?.source})`];
-    if (!built) return [`- view ${name}: ${old.uri}`];
+    const tools = toolsOfView(built ? after : (before as Manifest), (built ?? old) as ManifestView);
+    const of = ` (${tools.length === 1 ? 'tool' : 'tools'} ${tools.join(', ')})`;
+    if (!old) return [`+ view ${name}${of}: ${built?.uri} (${built?.bytes} bytes, from ${built?.source})`];
+    if (!built) return [`- view ${name}${of}: ${old.uri}`];
     return [
-      `~ view ${name}: ${old.digest} → ${built.digest} (${old.bytes} → ${built.bytes} bytes, from ${built.source})`,
+      `~ view ${name}${of}: ${old.digest} → ${built.digest} (${old.bytes} → ${built.bytes} bytes, from ${built.source})`,
+      ...describeHostChanges(old, built).map((line) => `    ${line}`),
     ];
   });
+}
+
+/** The tools a manifest links to a view's current version, sorted. */
+function toolsOfView(manifest: Manifest, view: ManifestView): string[] {
+  return manifest.tools
+    .filter((tool) => tool.view?.resourceUri === view.uri)
+    .map((tool) => tool.name)
+    .sort();
+}
+
+/** What changed of what a host applies to a view's iframe: each CSP field's origins, permissions, border. */
+function describeHostChanges(old: ManifestView, built: ManifestView): string[] {
+  const listChange = (label: string, was: readonly string[], now: readonly string[]) => {
+    const added = now.filter((item) => !was.includes(item)).map((item) => `+ ${item}`);
+    const removed = was.filter((item) => !now.includes(item)).map((item) => `− ${item}`);
+    return added.length + removed.length > 0 ? [`${label}: ${[...added, ...removed].join(', ')}`] : [];
+  };
+  const fields = [
+    ...new Set([...Object.keys(old.csp), ...Object.keys(built.csp)]),
+  ].sort() as (keyof ViewCsp)[];
+  const lines = fields.flatMap((field) =>
+    listChange(`csp.${field}`, old.csp[field] ?? [], built.csp[field] ?? []),
+  );
+  lines.push(
+    ...listChange('permissions', Object.keys(old.permissions ?? {}), Object.keys(built.permissions ?? {})),
+  );
+  if (old.prefersBorder !== built.prefersBorder)
+    lines.push(`prefersBorder: ${old.prefersBorder ?? 'unset'} → ${built.prefersBorder ?? 'unset'}`);
+  return lines;
 }
 
 /** The tokens (o200k_base) of the whole surface as `tools/list` sends it, and as each profile does, before and after. */

@@ -110,23 +110,37 @@ ${lines.join('\n')}
 }
 
 /**
- * Removes the built views no longer kept (a version past `views.keepVersions`, a view that went)
- * from both views folders: toolprep's own files only, recognised by their names.
+ * The built views no longer kept (a version past `views.keepVersions`, a view that went) in both
+ * views folders, relative to the root: toolprep's own files only, recognised by their names.
  */
-export async function removeStaleViewFiles(
+export async function staleViewFiles(
   root: string,
   outputs: { readonly manifest: string; readonly module: string },
   kept: readonly GeneratedFile[],
-): Promise<void> {
+): Promise<string[]> {
   const keep = new Set(kept.map((file) => path.resolve(root, file.path)));
   const folders = new Set(
     [outputs.manifest, outputs.module].map((file) => path.resolve(root, path.dirname(file), VIEWS_FOLDER)),
   );
+  const stale: string[] = [];
   for (const folder of folders) {
     const names = await readdir(folder).catch(() => [] as string[]);
-    for (const name of names) {
+    for (const name of names.sort()) {
       const file = path.join(folder, name);
-      if (VIEW_FILE.test(name) && !keep.has(file)) await rm(file, { force: true });
+      if (VIEW_FILE.test(name) && !keep.has(file))
+        stale.push(path.relative(root, file).split(path.sep).join('/'));
     }
   }
+  return stale;
+}
+
+/** Removes the built views no longer kept (`staleViewFiles`), and says which. */
+export async function removeStaleViewFiles(
+  root: string,
+  outputs: { readonly manifest: string; readonly module: string },
+  kept: readonly GeneratedFile[],
+): Promise<string[]> {
+  const stale = await staleViewFiles(root, outputs, kept);
+  for (const file of stale) await rm(path.resolve(root, file), { force: true });
+  return stale;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { StaleReport } from '../emit/compare.js';
-import { isViewFile, removeStaleViewFiles } from '../emit/views.js';
+import { isViewFile, removeStaleViewFiles, staleViewFiles } from '../emit/views.js';
 import { TEMPORARY_SUFFIX, writeChangedFiles } from '../emit/write-files.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { prepareExtension } from '../prepare/extension.js';
@@ -29,6 +29,8 @@ export interface RunOutcome {
   readonly warnings: readonly Problem[];
   /** The files written, relative to the root. */
   readonly written: readonly string[];
+  /** The built views removed, no longer kept (`views.keepVersions`), relative to the root. */
+  readonly removed?: readonly string[];
   /** In check mode, what is stale (nothing when current). */
   readonly stale?: StaleReport;
   readonly generation?: Generation;
@@ -122,13 +124,18 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
       return outcome({
         ...base,
         written: [],
-        stale: await compareWithDisk(root, generation.files, manifest),
+        stale: await compareWithDisk(
+          root,
+          generation.files,
+          manifest,
+          await staleViewFiles(root, project.config, generation.files),
+        ),
       });
     }
     if (options.write === false) return outcome({ ...base, written: [] });
     const written = await writeChangedFiles(root, generation.files, state.written);
-    await removeStaleViewFiles(root, project.config, generation.files);
-    return outcome({ ...base, written });
+    const removed = await removeStaleViewFiles(root, project.config, generation.files);
+    return outcome({ ...base, written, ...(removed.length > 0 ? { removed } : {}) });
   };
   const explainOnce = async (options: ExplainOptions): Promise<Explanation> => {
     const { EXPLAIN_MILLISECONDS, explainTools, passHolds } = await import('./explain.js');

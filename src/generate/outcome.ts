@@ -40,11 +40,14 @@ export function describeOutcome(outcome: RunOutcome, { reason, watching }: Descr
   const cached = fromCache > 0 ? ` (${plural(fromCache, 'file')} from cache)` : '';
   const found = `${plural(scanned, 'file')} scanned, ${plural(tools, 'tool')} found${cached} in ${Math.round(outcome.milliseconds)} ms`;
   if (outcome.stale?.stale.length) return { warnings, problems: [], stale: outcome.stale.text };
+  const removed = outcome.removed?.length
+    ? `; removed ${outcome.removed.join(', ')} (views no longer kept)`
+    : '';
   const result = outcome.stale
     ? 'the committed tool surface is current'
     : outcome.written.length > 0
-      ? `wrote ${outcome.written.join(', ')}`
-      : 'the files were up to date';
+      ? `wrote ${outcome.written.join(', ')}${removed}`
+      : `the files were up to date${removed}`;
   const { hidden } = generation.stats;
   const explain =
     hidden.constraints > 0

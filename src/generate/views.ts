@@ -9,7 +9,7 @@ import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { proveViewCsp } from '../prepare/view-csp.js';
 import type { DeclaredView } from '../prepare/view-declaration.js';
 import { checkViewLinks } from '../prepare/view-links.js';
-import { deepFreeze, digestOf, digestOfText } from '../shared/build/canonical-json.js';
+import { deepFreeze, digestOf } from '../shared/build/canonical-json.js';
 import type { Problem } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
 
@@ -89,7 +89,14 @@ export async function buildViews(
         message: `the built view is ${bytes} bytes, over views.maxBytes (${config.views.maxBytes})`,
         hint: 'hosts struggle with large documents: trim dependencies, load images from a declared origin, or raise views.maxBytes',
       });
-    const digest = digestOfText(html);
+    const host = {
+      csp: view.csp,
+      ...(view.permissions.length > 0
+        ? { permissions: Object.fromEntries(view.permissions.map((permission) => [permission, {}])) }
+        : {}),
+      ...(view.prefersBorder === undefined ? {} : { prefersBorder: view.prefersBorder }),
+    };
+    const digest = viewDigest(html, host);
     const version: EmittableView = {
       name: prepared.name,
       uri: `ui://${prepared.name}/${digest}.html`,
@@ -98,11 +105,7 @@ export async function buildViews(
       ...viewPaths(prepared.name, digest, config),
       digest,
       bytes,
-      csp: view.csp,
-      ...(view.permissions.length > 0
-        ? { permissions: Object.fromEntries(view.permissions.map((permission) => [permission, {}])) }
-        : {}),
-      ...(view.prefersBorder === undefined ? {} : { prefersBorder: view.prefersBorder }),
+      ...host,
     };
     current.set(prepared.name, { view: version, html });
   }
@@ -161,7 +164,7 @@ async function keptVersions(
     const html =
       (await readText(path.resolve(root, paths.file))) ??
       htmlOfViewModule((await readText(path.resolve(root, paths.module))) ?? '');
-    if (html === undefined || digestOfText(html) !== old.digest) {
+    if (html === undefined || viewDigest(html, old) !== old.digest) {
       warnings.push({
         severity: 'warning',
         code: 'view-link',
@@ -177,4 +180,16 @@ async function keptVersions(
     kept.set(old.name, list);
   }
   return kept;
+}
+
+/**
+ * A view version's digest, its URI's and its ETag: of the HTML and of what the host applies with
+ * it (`_meta.ui`: the CSP, permissions and border), so that a change to either is a new version,
+ * never the same URI and ETag answering otherwise (decision 0062).
+ */
+function viewDigest(
+  html: string,
+  { csp, permissions, prefersBorder }: Pick<ManifestView, 'csp' | 'permissions' | 'prefersBorder'>,
+): string {
+  return digestOf({ html, ui: { csp, permissions, prefersBorder } });
 }

@@ -40,7 +40,10 @@ export interface PreparedView {
   readonly uri: string;
   /** The view's name: its contract's tool name, or the name the contract's `view` gives. */
   readonly name: string;
-  /** SHA-256 (first 16 hex digits) of the HTML; the answer's ETag. */
+  /**
+   * SHA-256 (first 16 hex digits) of the HTML with what the host applies with it (CSP,
+   * permissions, border): the answer's ETag.
+   */
   readonly digest: string;
   readonly bytes: number;
   /** False for an older version kept readable (config `views.keepVersions`). */

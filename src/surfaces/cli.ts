@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import type { ToolRuntime } from '../runtime/runner.js';
+import { runtimeFor, type ToolRuntime } from '../runtime/runner.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 import { setOwn } from '../shared/run/own-property.js';
 import { extensionOf, type MediaWriter, renderCliLines } from './tool-content.js';
@@ -32,14 +32,17 @@ const BOOLEAN_WORDS: Record<string, boolean> = {
 /**
  * A shell interface to the runtime's tools: `list`, `<tool> --help`, `<tool> --json '{...}'`, or
  * flags read from the prepared document (`--paths a --paths b`; numbers and booleans by their
- * declared kind). Every call goes through the runner. Resolves to the exit code: 0, or 1.
+ * declared kind). Every call goes through the runner. Resolves to the exit code: 0, or 1. A model
+ * often drives a shell, so tools only a view may call (`visibility: ['app']`) are neither listed nor
+ * called: they are unknown here, as on the provider surfaces.
  */
 export async function runToolCli(
-  runtime: ToolRuntime,
+  base: ToolRuntime,
   argv: readonly string[],
   io: ToolCliIo = processIo,
 ): Promise<number> {
   const [command, ...rest] = argv;
+  const runtime = runtimeFor(base, { model: true });
   const tools = runtime.list();
   if (command === undefined || command === 'help' || command === '--help') {
     io.stdout(

@@ -39,8 +39,12 @@ test('each view is one self-contained HTML document, addressed by its digest', (
   expect(manifest.views.map((view: { name: string }) => view.name)).toEqual(VIEWS);
   for (const view of manifest.views) {
     const html = reference.read(view.file);
-    expect(view.digest).toBe(createHash('sha256').update(html).digest('hex').slice(0, 16));
-    expect(view).toMatchObject({ uri: `ui://${view.name}/${view.digest}.html`, current: true });
+    expect(view.digest).toMatch(/^[0-9a-f]{16}$/);
+    expect(view).toMatchObject({
+      uri: `ui://${view.name}/${view.digest}.html`,
+      file: `toolprep.views/${view.name}.${view.digest}.html`,
+      current: true,
+    });
     expect(view.bytes).toBe(Buffer.byteLength(html));
     // Scripts and styles are inlined: nothing local is left to load.
     expect(html).toMatch(/<script type="module">/);
@@ -104,7 +108,7 @@ test('a fetch of an origin the view does not declare fails the build, naming the
   }
 }, 60_000);
 
-test('check names a view that changed; generate keeps the last version readable, not current', () => {
+test('check names a view that changed and its tools; generate keeps the last version readable, not current', () => {
   const project = viewsProject();
   try {
     expect(project.cli('generate').status).toBe(0);
@@ -117,7 +121,7 @@ test('check names a view that changed; generate keeps the last version readable,
     expect(check.status).toBe(1);
     expect(check.stdout + check.stderr).toMatch(
       new RegExp(
-        `~ view photo_gallery: ${before.digest} → [0-9a-f]{16} \\(\\d+ → \\d+ bytes, from src/tools/gallery-view.html\\)`,
+        `~ view photo_gallery \\(tool photo_gallery\\): ${before.digest} → [0-9a-f]{16} \\(\\d+ → \\d+ bytes, from src/tools/gallery-view.html\\)`,
       ),
     );
     expect(project.cli('generate').status).toBe(0);
@@ -128,6 +132,95 @@ test('check names a view that changed; generate keeps the last version readable,
     expect(versions[1]).toMatchObject({ uri: before.uri, digest: before.digest });
     expect(project.read(before.file)).toBe(reference.read(before.file));
     expect(project.read('src/toolprep.gen.ts')).toContain(`"uri":"${before.uri}","current":false`);
+    expect(project.cli('check').status).toBe(0);
+  } finally {
+    project.remove();
+  }
+}, 60_000);
+
+test('a change to what the host applies alone (CSP, permissions) is a new version, and check says what changed', () => {
+  const project = viewsProject();
+  try {
+    expect(project.cli('generate').status).toBe(0);
+    type Version = { name: string; current: boolean; digest: string; bytes: number; file: string };
+    const was = (manifest: { views: Version[] }, name: string) =>
+      manifest.views.find((view) => view.name === name && view.current) as Version;
+    const first = manifestOf(project);
+    project.write(
+      'src/tools/weather.ts',
+      project
+        .read('src/tools/weather.ts')
+        .replace(
+          "connectDomains: ['https://api.open-meteo.com']",
+          "connectDomains: ['https://api.open-meteo.com', 'https://backup.open-meteo.com']",
+        ),
+    );
+    project.write(
+      'src/tools/notes.ts',
+      project
+        .read('src/tools/notes.ts')
+        .replace(
+          "view: './notes-view.ts',",
+          "view: { entry: './notes-view.ts', permissions: ['clipboardWrite'] },",
+        ),
+    );
+    const check = project.cli('check');
+    expect(check.status).toBe(1);
+    const weather = was(first, 'weather_board');
+    const notes = was(first, 'notes_board');
+    // The HTML is the same bytes; the version is new, since a host would apply another CSP.
+    expect(check.stdout).toMatch(
+      new RegExp(
+        `~ view weather_board \\(tool weather_board\\): ${weather.digest} → [0-9a-f]{16} \\(${weather.bytes} → ${weather.bytes} bytes, from src/tools/weather-view.ts\\)\n      csp.connectDomains: \\+ https://backup.open-meteo.com\n`,
+      ),
+    );
+    expect(check.stdout).toMatch(
+      new RegExp(
+        `~ view notes_board \\(tools add_note, notes_board\\): ${notes.digest} → [0-9a-f]{16} \\(${notes.bytes} → ${notes.bytes} bytes, from src/tools/notes-view.ts\\)\n      permissions: \\+ clipboardWrite\n`,
+      ),
+    );
+    expect(project.cli('generate').status).toBe(0);
+    const second = manifestOf(project);
+    expect(was(second, 'weather_board').digest).not.toBe(weather.digest);
+    expect(project.read(was(second, 'weather_board').file)).toBe(project.read(weather.file));
+  } finally {
+    project.remove();
+  }
+}, 60_000);
+
+test('the files of a version past views.keepVersions: check names them, generate removes them and says so', () => {
+  const project = viewsProject();
+  try {
+    project.write(
+      'toolprep.config.ts',
+      project
+        .read('toolprep.config.ts')
+        .replace("include: ['src/tools/*.ts']", "include: ['src/tools/*.ts'], views: { keepVersions: 1 }"),
+    );
+    expect(project.cli('generate').status).toBe(0);
+    const old = manifestOf(project).views.find((view: { name: string }) => view.name === 'photo_gallery');
+    const oldFiles = [old.file, `src/toolprep.views/photo_gallery.${old.digest}.ts`];
+    project.write(
+      'src/tools/gallery-view.css',
+      project.read('src/tools/gallery-view.css').replace('8rem', '9rem'),
+    );
+    const rebuilt = project.cli('generate');
+    expect(rebuilt.status).toBe(0);
+    expect(rebuilt.stdout).toContain(`; removed ${oldFiles.join(', ')} (views no longer kept)`);
+    for (const file of oldFiles) expect(existsSync(path.join(project.dir, file))).toBe(false);
+    // A file of the old version left behind (a checkout that still has it): never silently kept.
+    project.write(oldFiles[0] as string, reference.read(old.file));
+    const check = project.cli('check');
+    expect(check.status).toBe(1);
+    expect(check.stdout).toContain(
+      `Built views no longer kept (past views.keepVersions, or of a view that went), which \`toolprep generate\` removes:\n  - ${oldFiles[0]}\n`,
+    );
+    const generate = project.cli('generate');
+    expect(generate.status).toBe(0);
+    expect(generate.stdout).toContain(
+      `the files were up to date; removed ${oldFiles[0]} (views no longer kept)`,
+    );
+    for (const file of oldFiles) expect(existsSync(path.join(project.dir, file))).toBe(false);
     expect(project.cli('check').status).toBe(0);
   } finally {
     project.remove();
@@ -152,10 +245,11 @@ describe.each(Object.keys(bundlers) as BundlerName[])('%s', (name) => {
       encoding: 'utf8',
     });
     expect(run.stderr).toBe('');
+    // The HTML each view's module holds is the file the build wrote beside the manifest.
     expect(JSON.parse(run.stdout)).toEqual(
-      manifestOf(reference).views.map(({ uri, digest }: { uri: string; digest: string }) => ({
+      manifestOf(reference).views.map(({ uri, file }: { uri: string; file: string }) => ({
         uri,
-        digest,
+        sha256: createHash('sha256').update(reference.read(file)).digest('hex'),
       })),
     );
   });

@@ -51,6 +51,7 @@ const contracts = {
   }),
 };
 
+// The build's digest also covers the view's `_meta.ui` (decision 0062); the runtime only carries it.
 const digestOf = (html: string): string => createHash('sha256').update(html).digest('hex').slice(0, 16);
 
 function view(name: string, html: string, csp: ViewCsp, current = true): PreparedView {

@@ -2,9 +2,15 @@ import { prepareToolSet } from '@toolprep/build';
 import fc from 'fast-check';
 import { defineTool } from 'toolprep';
 import { aiTools } from 'toolprep/ai';
-import { anthropicTools } from 'toolprep/anthropic';
-import { geminiTools } from 'toolprep/gemini';
-import { openaiChatTools, openaiResponsesTools, runChatToolCall } from 'toolprep/openai';
+import { anthropicTools, runAnthropicToolUse } from 'toolprep/anthropic';
+import { runToolCli } from 'toolprep/cli';
+import { geminiTools, runGeminiFunctionCall } from 'toolprep/gemini';
+import {
+  openaiChatTools,
+  openaiResponsesTools,
+  runChatToolCall,
+  runResponsesFunctionCall,
+} from 'toolprep/openai';
 import { agentsTools } from 'toolprep/openai-agents';
 import {
   type Caller,
@@ -66,8 +72,19 @@ function toolSet(shapes: Readonly<Record<string, Shape>>): { set: PreparedToolSe
 const handlers = Object.fromEntries(NAMES.map((name) => [name, () => `${name} ran`]));
 const runtimeOf = (set: PreparedToolSet) => createToolRuntime(set, { handlers, hooks: { error() {} } });
 
+/** What the shell CLI (`toolprep/cli`) answers: its exit code and what it wrote. */
+async function shell(runtime: ToolRuntime, ...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runToolCli(runtime, argv, {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
 /** The tool names each model-facing surface shows, by surface. */
-function shownBy(runtime: ToolRuntime, caller: Caller | undefined): Record<string, string[]> {
+async function shownBy(runtime: ToolRuntime, caller: Caller | undefined): Promise<Record<string, string[]>> {
   const seen = caller ? runtimeFor(runtime, { caller }) : runtime;
   const sorted = (names: string[]) => names.sort();
   return {
@@ -79,6 +96,12 @@ function shownBy(runtime: ToolRuntime, caller: Caller | undefined): Record<strin
     anthropic: sorted(anthropicTools(seen).flatMap((tool) => ('input_schema' in tool ? [tool.name] : []))),
     gemini: sorted(geminiTools(seen).functionDeclarations.map((tool) => tool.name)),
     agents: sorted(agentsTools(seen).map((tool) => (tool as { name: string }).name)),
+    shell: sorted(
+      (await shell(seen, 'list')).stdout
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => line.split(' ')[0] as string),
+    ),
   };
 }
 
@@ -91,13 +114,22 @@ const shapes = {
 };
 
 describe('two callers, two surfaces', () => {
-  test('each sees the tools its scopes cover, on every model-facing surface; no one sees an app-only tool', () => {
+  test('each sees the tools its scopes cover, on every model-facing surface; no one sees an app-only tool', async () => {
     const runtime = runtimeOf(toolSet(shapes).set);
-    const every = (names: string[]) =>
-      Object.fromEntries(Object.keys(shownBy(runtime, reader)).map((s) => [s, names]));
-    expect(shownBy(runtime, reader)).toEqual(every(['alpha', 'gamma']));
-    expect(shownBy(runtime, writer)).toEqual(every(['alpha', 'beta', 'gamma']));
-    expect(shownBy(runtime, undefined)).toEqual(every(['alpha', 'beta', 'gamma']));
+    const surfaces = Object.keys(await shownBy(runtime, reader));
+    expect(surfaces).toEqual([
+      'ai',
+      'openaiChat',
+      'openaiResponses',
+      'anthropic',
+      'gemini',
+      'agents',
+      'shell',
+    ]);
+    const every = (names: string[]) => Object.fromEntries(surfaces.map((s) => [s, names]));
+    expect(await shownBy(runtime, reader)).toEqual(every(['alpha', 'gamma']));
+    expect(await shownBy(runtime, writer)).toEqual(every(['alpha', 'beta', 'gamma']));
+    expect(await shownBy(runtime, undefined)).toEqual(every(['alpha', 'beta', 'gamma']));
     // The runtime itself (MCP's host, stdio) still lists every tool.
     expect(runtime.list().map((tool) => tool.name)).toEqual([...NAMES]);
   });
@@ -130,17 +162,40 @@ describe('two callers, two surfaces', () => {
   });
 });
 
+test('an app-only tool is refused by every surface that calls for a model, as a tool it does not have', async () => {
+  const { set, loads } = toolSet(shapes);
+  const runtime = runtimeOf(set);
+  const args = '{"id":"1"}';
+  // Each surface's answer to a call of `name`: the app-only delta, and omega, which no one has.
+  const answers = async (name: string) => ({
+    chat: (await runChatToolCall(runtime, { id: 'c', function: { name, arguments: args } })).content,
+    responses: (await runResponsesFunctionCall(runtime, { call_id: 'c', name, arguments: args })).output,
+    anthropic: (await runAnthropicToolUse(runtime, { id: 'c', name, input: { id: '1' } })).content,
+    gemini: (await runGeminiFunctionCall(runtime, { name, args: { id: '1' } })).functionResponse.response,
+    shell: (await shell(runtime, name, '--json', args)).stderr,
+  });
+  const refused = await answers('delta');
+  expect(refused).toEqual(JSON.parse(JSON.stringify(await answers('omega')).replaceAll('omega', 'delta')));
+  expect(refused.shell).toBe('Unknown tool "delta". Available tools: alpha, beta, gamma.');
+  // The AI SDK and the Agents SDK are given no tool to call: delta is not among them.
+  expect(Object.keys(aiTools(runtime))).not.toContain('delta');
+  expect(agentsTools(runtime).map((tool) => (tool as { name: string }).name)).not.toContain('delta');
+  expect(loads).toEqual([]);
+  // The runtime itself, which MCP serves, still calls it: a host lets only the view do so.
+  expect(await runtime.call('delta', { id: '1' })).toMatchObject({ ok: true, value: 'delta ran' });
+});
+
 test('property: the visible set is exactly the public tools and those whose scopes the caller holds, on every surface', () => {
   const scope = fc.constantFrom<string>('a', 'b', 'c');
-  fc.assert(
-    fc.property(
+  return fc.assert(
+    fc.asyncProperty(
       fc.tuple(
         ...NAMES.map(() =>
           fc.record({ scopes: fc.uniqueArray(scope, { maxLength: 3 }), appOnly: fc.boolean() }),
         ),
       ),
       fc.option(fc.uniqueArray(scope, { maxLength: 3 }), { nil: undefined }),
-      (assigned, held) => {
+      async (assigned, held) => {
         const byName = Object.fromEntries(NAMES.map((name, index) => [name, assigned[index] as Shape]));
         const runtime = runtimeOf(toolSet(byName).set);
         const caller = held === undefined ? undefined : { subject: 's', scopes: held };
@@ -148,7 +203,7 @@ test('property: the visible set is exactly the public tools and those whose scop
           const { scopes = [], appOnly } = byName[name] as Shape;
           return !appOnly && (held === undefined || scopes.every((each) => held.includes(each)));
         }).sort();
-        for (const names of Object.values(shownBy(runtime, caller))) expect(names).toEqual(expected);
+        for (const names of Object.values(await shownBy(runtime, caller))) expect(names).toEqual(expected);
       },
     ),
     { numRuns: 60 },

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { prepareToolSet } from '@toolprep/build';
 import { serveHttp } from 'toolprep/mcp';
 import { attachTools as attachToolsV1 } from 'toolprep/mcp/server';
@@ -31,6 +32,7 @@ import {
   v1SessionHandler,
 } from '../support/mcp-parity-servers.js';
 import { TASKS } from '../support/task-scenarios.js';
+import { OLD_FORECAST_HTML, viewRuntime, viewToolSet } from '../support/view-tool-set.js';
 
 /**
  * One answer per outcome (issue 32): each row is a runtime outcome, each column a way toolprep
@@ -317,6 +319,11 @@ const closers: (() => unknown)[] = [];
 beforeAll(async () => {
   project = await mcpServerProject('parity', {
     'stdio-server': readFileSync(path.join(REPO, 'fixtures/parity/src/stdio-server.ts'), 'utf8'),
+    'view-tool-set': readFileSync(path.join(REPO, 'test/support/view-tool-set.ts'), 'utf8'),
+    'stdio-views': `import { serveStdio } from 'toolprep/mcp';
+import { viewRuntime } from './view-tool-set.js';
+await serveStdio(viewRuntime(${JSON.stringify(VIEW_HTML)}, ${JSON.stringify(VIEW_ORIGINS)}), ${JSON.stringify(INFO)});
+`,
   });
   const runtime = createToolRuntime(prepareToolSet(tools), { handlers });
   const requestState = { key: KEY };
@@ -360,6 +367,7 @@ beforeAll(async () => {
 
   const stdio = stdioColumn(STDIO, path.join(project.dir, 'out/stdio-server.js'));
   closers.push(() => stdio.close());
+  await startViewColumns();
   for (const column of [
     stdio,
     modernHttpColumn(NODE, fetch, nodeUrl),
@@ -480,4 +488,253 @@ describe('listen streams', () => {
       test(`${row.outcome} — ${column}`, async () => {
         expect(await row.run(listeners.get(column) as ListenColumn)).toEqual(row.expected);
       });
+});
+
+/**
+ * Views (MCP Apps, decision 0058): `resources/list`, `resources/read` and the tools list chosen by
+ * the client's `io.modelcontextprotocol/ui` capability, the same answers from every serving path —
+ * toolprep's own stdio, Node HTTP and fetch serving, its 2026 features handed to the user's SDK v2
+ * server, the SDK v2 server the views are attached to on both eras, and an SDK v1 session.
+ */
+const VIEW_HTML = {
+  forecast: '<!doctype html><html><body>forecast</body></html>',
+  gallery: '<!doctype html><html><body>gallery</body></html>',
+  todo: '<!doctype html><html><body>todo</body></html>',
+};
+const VIEW_ORIGINS = { api: 'https://api.example.com', cdn: 'https://cdn.example.com' };
+const VIEW_SET = viewToolSet(VIEW_HTML, VIEW_ORIGINS);
+const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+const HANDED_OVER = 'own 2026 Node HTTP, resources handed to SDK v2';
+const VIEW_COLUMNS: readonly { name: string; era: Era }[] = [
+  { name: STDIO, era: '2026' },
+  { name: NODE, era: '2026' },
+  { name: FETCH, era: '2026' },
+  { name: HANDED_OVER, era: '2026' },
+  { name: V2, era: '2026' },
+  { name: V2_LEGACY, era: '2025' },
+  { name: V1, era: '2025' },
+  { name: OWN_STATELESS, era: '2025' },
+  { name: OWN_SESSIONS, era: '2025' },
+];
+const viewColumns = new Map<string, Column>();
+
+async function startViewColumns(): Promise<void> {
+  const runtime = viewRuntime(VIEW_HTML, VIEW_ORIGINS);
+  const serve = async (options: Parameters<typeof serveHttp>[3]) => {
+    const server = await serveHttp(runtime, INFO, 0, options);
+    closers.push(
+      () => server.close(),
+      () => server.closeAllConnections(),
+    );
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+  };
+  const own = await serve({});
+  const sessions = await serve({ sessions: true });
+  const handedOver = await serve({
+    modernFeatures: featureHandler(runtime, () => new McpServer({ name: 'user-v2', version: '2.0.0' })),
+  });
+  const v2Handler = createMcpHandler(() =>
+    attachTools(new McpServer({ name: 'user-v2', version: '2.0.0' }), runtime),
+  );
+  const v2 = await listen(toNodeHandler(v2Handler) as Parameters<typeof listen>[0]);
+  const v1 = await listen(
+    v1SessionHandler(() => attachToolsV1(new McpServerV1({ name: 'user-v1', version: '1.0.0' }), runtime)),
+  );
+  closers.push(
+    () => v2Handler.close(),
+    () => v2.close(),
+    () => v1.close(),
+  );
+  const stdio = stdioColumn(STDIO, path.join(project.dir, 'out/stdio-views.js'));
+  closers.push(() => stdio.close());
+  for (const column of [
+    stdio,
+    modernHttpColumn(NODE, fetch, own),
+    modernHttpColumn(FETCH, createMcpFetchHandler(runtime, INFO), 'http://localhost/mcp'),
+    modernHttpColumn(HANDED_OVER, fetch, handedOver),
+    modernHttpColumn(V2, fetch, v2.url),
+    legacyColumn(V2_LEGACY, v2.url, { sessions: false }),
+    legacyColumn(V1, v1.url, { sessions: true }),
+    legacyColumn(OWN_STATELESS, own, { sessions: false }),
+    legacyColumn(OWN_SESSIONS, sessions, { sessions: true }),
+  ])
+    viewColumns.set(column.name, column);
+}
+
+/** What hosts read of each view, on the list entry and on the content alike. */
+const VIEW_UI: Record<string, Record<string, unknown>> = {
+  forecast: { csp: { connectDomains: [VIEW_ORIGINS.api] } },
+  gallery: { csp: { resourceDomains: [VIEW_ORIGINS.cdn] }, prefersBorder: true },
+  todo: { csp: {}, permissions: { clipboardWrite: {} } },
+};
+const MIME = 'text/html;profile=mcp-app';
+const CURRENT_VIEWS = (VIEW_SET.views ?? []).filter((view) => view.current);
+const OLDER_VIEW = (VIEW_SET.views ?? []).find((view) => !view.current);
+/** 2026-07-28's caching hints on a list toolprep answers (the server's default). */
+const CACHED = { ttlMs: 300_000, cacheScope: 'public' };
+/** On a view's read: the answer at its URI never changes, so a client keeps it a year (decision 0062). */
+const KEPT = { ttlMs: 31_536_000_000, cacheScope: 'public' };
+/** The user's SDK v2 server answers resources with its own caching hints: its lists, and its scope. */
+const SDK_V2_SERVERS = [HANDED_OVER, V2];
+const SDK_HINTS = { ttlMs: 0, cacheScope: 'private' };
+const SDK_READ_HINTS = { ttlMs: KEPT.ttlMs, cacheScope: 'private' };
+const bySdkV2 = (answer: unknown) => Object.fromEntries(SDK_V2_SERVERS.map((name) => [name, answer]));
+
+/** The views as `resources/list` lists them: the current version of each. */
+const LISTED_VIEWS = CURRENT_VIEWS.map((view) => ({
+  uri: view.uri,
+  name: view.name,
+  mimeType: MIME,
+  size: view.bytes,
+  _meta: { ui: VIEW_UI[view.name] },
+}));
+
+function readOf(view: (typeof CURRENT_VIEWS)[number], text: string) {
+  return {
+    contents: [{ uri: view.uri, mimeType: MIME, text, _meta: { ui: VIEW_UI[view.name], etag: view.digest } }],
+  };
+}
+
+/** The tools list's names and view links, in the order given. */
+function linksOf(tools: { name: string; _meta?: Record<string, unknown> }[]) {
+  return tools.map((tool) => ({ name: tool.name, ui: tool._meta?.ui, flat: tool._meta?.['ui/resourceUri'] }));
+}
+const LINKED = VIEW_SET.prepared.map((tool) => ({
+  name: tool.name,
+  ui: tool.view,
+  flat: tool.view?.resourceUri,
+}));
+const PLAIN = VIEW_SET.prepared
+  .filter((tool) => tool.view?.visibility.includes('model') !== false)
+  .map((tool) => ({ name: tool.name, ui: undefined, flat: undefined }));
+
+interface ViewRow {
+  readonly outcome: string;
+  readonly exchange: Exchange;
+  /** The answer's result, brought to what every column must agree on. */
+  readonly seen: (result: Record<string, unknown>) => unknown;
+  readonly modern: unknown;
+  readonly legacy: unknown;
+  readonly except?: Readonly<Record<string, unknown>>;
+}
+
+const VIEW_ROWS: readonly ViewRow[] = [
+  {
+    outcome: 'resources/list: the current version of each view',
+    exchange: { method: 'resources/list', params: {}, capabilities: UI },
+    seen: (result) => result,
+    modern: {
+      resultType: 'complete',
+      resources: LISTED_VIEWS,
+      ...CACHED,
+    },
+    except: bySdkV2({
+      resultType: 'complete',
+      resources: LISTED_VIEWS,
+      ...SDK_HINTS,
+    }),
+    legacy: {
+      resources: LISTED_VIEWS,
+    },
+  },
+  ...CURRENT_VIEWS.map(
+    (view): ViewRow => ({
+      outcome: `resources/read: the ${view.name} view as built`,
+      exchange: { method: 'resources/read', params: { uri: view.uri }, capabilities: UI },
+      seen: (result) => result,
+      modern: {
+        resultType: 'complete',
+        ...readOf(view, VIEW_HTML[view.name as keyof typeof VIEW_HTML]),
+        ...KEPT,
+      },
+      legacy: readOf(view, VIEW_HTML[view.name as keyof typeof VIEW_HTML]),
+      except: bySdkV2({
+        resultType: 'complete',
+        ...readOf(view, VIEW_HTML[view.name as keyof typeof VIEW_HTML]),
+        ...SDK_READ_HINTS,
+      }),
+    }),
+  ),
+  {
+    outcome: 'resources/read: an older version the build kept',
+    exchange: { method: 'resources/read', params: { uri: OLDER_VIEW?.uri }, capabilities: UI },
+    seen: (result) => result,
+    modern: { resultType: 'complete', ...readOf(OLDER_VIEW as never, OLD_FORECAST_HTML), ...KEPT },
+    legacy: readOf(OLDER_VIEW as never, OLD_FORECAST_HTML),
+    except: bySdkV2({
+      resultType: 'complete',
+      ...readOf(OLDER_VIEW as never, OLD_FORECAST_HTML),
+      ...SDK_READ_HINTS,
+    }),
+  },
+  {
+    outcome: 'tools/list of a host that renders views: each link, the app-only tool too',
+    exchange: { method: 'tools/list', params: {}, capabilities: UI },
+    seen: (result) => linksOf(result.tools as never),
+    modern: LINKED,
+    legacy: LINKED,
+  },
+  {
+    outcome: 'tools/list of a client that renders none: no link, no app-only tool',
+    exchange: { method: 'tools/list', params: {}, capabilities: {} },
+    seen: (result) => linksOf(result.tools as never),
+    modern: PLAIN,
+    legacy: PLAIN,
+    // A stateless 2025 request brings no capabilities: it gets the list with the views (decision 0058).
+    except: { [V2_LEGACY]: LINKED, [OWN_STATELESS]: LINKED },
+  },
+];
+
+describe('views: one answer per serving path', () => {
+  for (const row of VIEW_ROWS)
+    for (const column of VIEW_COLUMNS)
+      test(`${row.outcome} — ${column.name}`, async () => {
+        const seen = await (viewColumns.get(column.name) as Column).send(row.exchange);
+        expect(seen.error).toBeUndefined();
+        const expected = row.except?.[column.name] ?? (column.era === '2026' ? row.modern : row.legacy);
+        expect(row.seen(seen.result as Record<string, unknown>)).toEqual(expected);
+      });
+
+  // A host that renders views calls the app-only tool for its view; a client that renders none was
+  // not listed it, and calls it as a tool it does not have. A stateless 2025 request declares
+  // nothing, and is served as a host (decision 0058).
+  test.each(VIEW_COLUMNS)(
+    'tools/call of the app-only tool, by a host and by a plain client — $name',
+    async ({ name }) => {
+      const column = viewColumns.get(name) as Column;
+      const call = (capabilities: Record<string, unknown>) =>
+        column.send({
+          method: 'tools/call',
+          params: { name: 'todo_add', arguments: { item: `from ${name}` } },
+          capabilities,
+        });
+      const byHost = await call(UI);
+      expect((byHost.result as { structuredContent: { items: string[] } }).structuredContent.items).toContain(
+        `from ${name}`,
+      );
+      const byPlainClient = await call({});
+      if (name === V2_LEGACY || name === OWN_STATELESS) expect(byPlainClient.error).toBeUndefined();
+      else
+        expect(byPlainClient.error).toEqual({
+          code: -32602,
+          message: 'Unknown tool "todo_add". Available tools: weather, gallery, todo_list.',
+        });
+    },
+  );
+
+  // 2026-07-28 says a missing resource with -32602 (SEP-2164), 2025 with -32002; SDK v2 answers
+  // -32602 on both eras, whatever its handler threw.
+  test.each(VIEW_COLUMNS)('resources/read of a URI that is no view — $name', async ({ name, era }) => {
+    const uri = 'ui://forecast/0000000000000000.html';
+    const seen = await (viewColumns.get(name) as Column).send({
+      method: 'resources/read',
+      params: { uri },
+      capabilities: UI,
+    });
+    const code = era === '2026' || name === V2_LEGACY ? -32602 : -32002;
+    expect(seen).toEqual({
+      ...(name === STDIO ? {} : { status: 200 }),
+      error: { code, message: `Resource not found: "${uri}"`, data: { uri } },
+    });
+  });
 });

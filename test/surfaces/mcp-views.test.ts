@@ -155,7 +155,7 @@ describe.each(Object.entries(rendering))('a host that renders views: %s', (_era,
     }
   });
 
-  test('an older version stays readable; a URI that is no view is refused (-32002)', async () => {
+  test('an older version stays readable; a URI that is no view is refused (-32602 on 2026-07-28, -32002 on 2025)', async () => {
     const client = await connect();
     const { contents } = await client.readResource({ uri: older?.uri as string });
     expect(contents[0]).toMatchObject({ text: OLD_FORECAST_HTML, mimeType: MIME });
@@ -188,7 +188,17 @@ test('a 2025 stateless request brings no capabilities: the list with the views',
   expect(tools.map((tool) => tool.name).sort()).toEqual(ALL_TOOLS);
 });
 
-test('the app-only tool is called as any other (the host lets only its view call it)', async () => {
+test.each(Object.entries(plain))(
+  'a client that renders no view calls the app-only tool as one it does not have (%s)',
+  async (_era, connect) => {
+    const client = (await connect()) as unknown as Pick<Client, 'callTool'>;
+    await expect(client.callTool({ name: 'todo_add', arguments: { item: 'sneaked in' } })).rejects.toThrow(
+      /Unknown tool "todo_add"/,
+    );
+  },
+);
+
+test('a host calls the app-only tool as any other (the host lets only its view call it)', async () => {
   const result = await (await v2Client(stateless, UI_CAPABILITIES)).callTool({
     name: 'todo_add',
     arguments: { item: 'buy bread' },
@@ -196,10 +206,12 @@ test('the app-only tool is called as any other (the host lets only its view call
   expect(result.structuredContent).toEqual({ items: ['water the plants', 'buy bread'] });
 });
 
-test('2026-07-28 over HTTP: the answer to resources/read carries the digest as its ETag', async () => {
+test('2026-07-28 over HTTP: resources/read carries the digest as its ETag, kept a year; If-None-Match changes nothing', async () => {
   const handle = createMcpFetchHandler(runtime, info);
   const view = current[0];
   const method = 'resources/read';
+  // A POST must be answered with JSON or a stream (no 304), and RFC 9110 would make a matched
+  // If-None-Match on a POST a 412, which no MCP client reads: the condition is not evaluated.
   const response = await handle(
     new Request('http://localhost/mcp', {
       method: 'POST',
@@ -209,6 +221,7 @@ test('2026-07-28 over HTTP: the answer to resources/read carries the digest as i
         'mcp-protocol-version': '2026-07-28',
         'mcp-method': method,
         'mcp-name': view?.uri as string,
+        'if-none-match': `"${view?.digest}"`,
       },
       body: JSON.stringify({
         jsonrpc: '2.0',
@@ -228,7 +241,8 @@ test('2026-07-28 over HTTP: the answer to resources/read carries the digest as i
   expect(response.headers.get('etag')).toBe(`"${view?.digest}"`);
   const { result } = (await response.json()) as { result: { contents: { text: string }[]; ttlMs: number } };
   expect(result.contents[0]?.text).toBe(html.forecast);
-  expect(result.ttlMs).toBe(300_000);
+  // The answer at a view's URI never changes: a client keeps it a year rather than asking again.
+  expect(result.ttlMs).toBe(31_536_000_000);
 });
 
 describe('beside the user’s own resources (the SDK hand-over)', () => {

@@ -7,11 +7,6 @@ export function digestOf(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16);
 }
 
-/** SHA-256 of a text's UTF-8 bytes, first 16 hex digits: a built file's address and ETag. */
-export function digestOfText(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
-
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     for (const item of Object.values(value)) deepFreeze(item);

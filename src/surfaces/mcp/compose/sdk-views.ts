@@ -22,6 +22,8 @@ export interface SdkViewBinding {
   ): void;
   /** The SDK's error for a JSON-RPC error, as its handlers throw one. */
   raise(error: WireError): Error;
+  /** What `registerResource` takes beside the resource's own fields: SDK v2's caching hint of a read. */
+  readonly readConfig?: object;
 }
 
 interface McpServerShape {
@@ -46,16 +48,20 @@ export function attachViews(
   if (!views) return;
   const read = async (uri: string): Promise<ReadView['result']> => {
     const answer = views.read(uri);
-    if (!answer) throw binding.raise(unknownResource(uri));
+    // SDK v2 answers a thrown -32002 as 2026-07-28's -32602 itself.
+    if (!answer) throw binding.raise(unknownResource(uri, '2025'));
     return (await answer).result;
   };
   if (target !== server && 'registerResource' in target) {
     const mcpServer = target as McpServerShape;
     for (const { uri, name, ...config } of views.listed)
-      mcpServer.registerResource(name, uri, config, () => read(uri));
+      mcpServer.registerResource(name, uri, { ...config, ...binding.readConfig }, () => read(uri));
     for (const [name, uriTemplate] of views.earlier)
-      mcpServer.registerResource(name, binding.template(uriTemplate), { mimeType: VIEW_MIME_TYPE }, (uri) =>
-        read(uri.href),
+      mcpServer.registerResource(
+        name,
+        binding.template(uriTemplate),
+        { mimeType: VIEW_MIME_TYPE, ...binding.readConfig },
+        (uri) => read(uri.href),
       );
     return;
   }

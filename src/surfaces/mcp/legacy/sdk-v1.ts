@@ -27,7 +27,7 @@ import {
 import { attachViews } from '../compose/sdk-views.js';
 import { legacyContext } from '../service/context.js';
 import { type AttachToolsOptions, type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
-import { toolListOf, viewServiceOf } from '../service/views.js';
+import { callingRuntimeOf, toolListOf, viewServiceOf } from '../service/views.js';
 import { raisedError } from '../wire/jsonrpc.js';
 
 /**
@@ -75,10 +75,11 @@ export function attachTools<Target extends Server | McpServer>(
     // A tool registered with the SDK is the SDK's to check, run and answer.
     if (sdkTools && !service.inputSchemas.has(name) && sdkHasTool(target, name))
       return (await sdkTools.call(request, extra)) as CallToolResult;
-    const outcome = await runtime.call(
+    const capabilities = server.getClientCapabilities();
+    const outcome = await callingRuntimeOf(runtime, capabilities).call(
       name,
       args,
-      legacyContext(extra, server.getClientCapabilities() ?? {}, QUESTION_SCHEMAS),
+      legacyContext(extra, capabilities ?? {}, QUESTION_SCHEMAS),
     );
     const answer = service.answer(name, outcome);
     if ('error' in answer) throw raisedError(answer.error);

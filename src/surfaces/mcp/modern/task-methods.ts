@@ -1,5 +1,5 @@
 import { isRecord } from '../../../shared/run/is-record.js';
-import { toolServiceOf } from '../service/tool-service.js';
+import { toolListOf } from '../service/views.js';
 import { declaresExtension, TASKS_EXTENSION } from '../wire/envelope.js';
 import { ERRORS, errorAnswer, type Id, type WireAnswer } from '../wire/jsonrpc.js';
 import {
@@ -49,8 +49,9 @@ export function installTaskMethods(table: MethodTable, kit: ServingKit): void {
     answer: (request) => {
       const { id, params, meta, capabilities } = request;
       const name = params.name;
-      // A task tool the caller may not see is the plain call's to refuse, as an unknown tool.
-      const seen = request.view === kit.runtime || toolServiceOf(request.view).listed.has(name as string);
+      // A task tool the caller may not see (its scopes, or an app-only one when it renders no view)
+      // is the plain call's to refuse, as an unknown tool.
+      const seen = toolListOf(request.view, capabilities).listed.has(name as string);
       const policy = typeof name === 'string' && seen ? policies.get(name) : undefined;
       if (!policy) return plainCall.answer(request);
       if (!declaresExtension(meta, TASKS_EXTENSION)) {

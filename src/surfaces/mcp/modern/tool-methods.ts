@@ -1,7 +1,7 @@
 import { askingCall } from '../service/asking-call.js';
 import { missingCapabilityError } from '../service/questions.js';
 import { type ToolService, toolServiceOf } from '../service/tool-service.js';
-import { toolListOf } from '../service/views.js';
+import { callingRuntimeOf, toolListOf } from '../service/views.js';
 import { META, mirroredMismatch } from '../wire/envelope.js';
 import { ERRORS, errorAnswer, type Id, responseText, type WireAnswer } from '../wire/jsonrpc.js';
 import { type MethodTable, missingCapabilityAnswer, type ServingKit } from './method-table.js';
@@ -52,8 +52,9 @@ export function installToolMethods(
       return {
         notifies: meta.progressToken !== undefined || meta[META.logLevel] !== undefined,
         run: async (notify, signal) => {
-          // The caller's view refuses a tool it may not see as an unknown one, before anything of it loads.
-          const outcome = await askingCall(view, kit.states, {
+          // The caller's view refuses a tool it may not see as an unknown one, before anything of it
+          // loads: one its scopes do not cover, or an app-only one when it renders no view.
+          const outcome = await askingCall(callingRuntimeOf(view, capabilities), kit.states, {
             id,
             caller,
             name,

@@ -1,12 +1,19 @@
 import { invalidCursor } from '../service/tool-service.js';
-import { UI_EXTENSION, unknownResource, VIEW_MIME_TYPE, viewServiceOf } from '../service/views.js';
+import {
+  UI_EXTENSION,
+  unknownResource,
+  VIEW_MIME_TYPE,
+  VIEW_READ_TTL_MS,
+  viewServiceOf,
+} from '../service/views.js';
 import { ERRORS, errorAnswer, responseText } from '../wire/jsonrpc.js';
 import type { MethodTable, ServingKit } from './method-table.js';
 
 /**
  * The views (MCP Apps) as rows of the method table, for a runtime built with views:
  * `resources/list` (the current versions, one page, its text made once) and `resources/read` (any
- * version kept, with its digest as the HTTP `ETag`). A feature server of the user's
+ * version kept, with its digest as the HTTP `ETag`, kept by the client for `VIEW_READ_TTL_MS`: the
+ * answer at a URI never changes). A feature server of the user's
  * (`modernFeatures`) answers resources instead, with the views attached to it (`attachTools`), so
  * that its own resources are listed beside them. Which tools list a client gets is the tool rows'
  * choice (service/views.ts). A runtime without views installs nothing.
@@ -42,14 +49,20 @@ export function installViewMethods(table: MethodTable, kit: ServingKit): void {
       if (typeof uri !== 'string')
         return errorAnswer(id, ERRORS.invalidParams, 'resources/read needs the uri of a resource');
       const read = views.read(uri);
-      if (!read) return kit.callError(id, unknownResource(uri));
+      if (!read) return kit.callError(id, unknownResource(uri, '2026-07-28'));
       return {
         notifies: false,
         run: async () => {
           const { result, etag } = await read;
           let text = readTexts.get(uri);
           if (text === undefined) {
-            text = JSON.stringify({ resultType: 'complete', ...result, ...kit.cache, _meta: kit.resultMeta });
+            text = JSON.stringify({
+              resultType: 'complete',
+              ...result,
+              ...kit.cache,
+              ttlMs: VIEW_READ_TTL_MS,
+              _meta: kit.resultMeta,
+            });
             readTexts.set(uri, text);
           }
           return { status: 200, body: responseText(id, text), headers: { etag } };

@@ -1,5 +1,5 @@
 import { type PreparedView, VIEW_MIME_TYPE } from '../../../manifest/tool-set.js';
-import type { ToolRuntime } from '../../../runtime/runner.js';
+import { runtimeFor, type ToolRuntime } from '../../../runtime/runner.js';
 import { isRecord } from '../../../shared/run/is-record.js';
 import { ERRORS, type WireError } from '../wire/jsonrpc.js';
 import { type ToolService, toolServiceOf } from './tool-service.js';
@@ -39,6 +39,26 @@ export function toolListOf(
   capabilities: Readonly<Record<string, unknown>> | undefined,
 ): ToolService {
   return toolServiceOf(runtime, rendersViews(capabilities) ? 'linked' : 'plain');
+}
+
+const modelRuntimes = new WeakMap<ToolRuntime, ToolRuntime>();
+
+/**
+ * The runtime a client's calls go through, chosen as its tools list is: a client that renders no
+ * view was not listed the app-only tools (only its model could call them), so it calls them as
+ * tools it does not have; a client that renders views calls them for its view (decision 0062).
+ */
+export function callingRuntimeOf(
+  runtime: ToolRuntime,
+  capabilities: Readonly<Record<string, unknown>> | undefined,
+): ToolRuntime {
+  if (rendersViews(capabilities)) return runtime;
+  let forModel = modelRuntimes.get(runtime);
+  if (!forModel) {
+    forModel = runtimeFor(runtime, { model: true });
+    modelRuntimes.set(runtime, forModel);
+  }
+  return forModel;
 }
 
 /** A view as `resources/list` lists it. */
@@ -141,7 +161,20 @@ function uiMeta(view: PreparedView): Readonly<Record<string, unknown>> {
   };
 }
 
-/** The refusal of a URI no resource has, in MCP's words (-32002). */
-export function unknownResource(uri: unknown): WireError {
-  return { code: ERRORS.notFound.code, message: `Resource not found: ${JSON.stringify(uri)}`, data: { uri } };
+/**
+ * The refusal of a URI no resource has, as each era says it: -32602 (invalid params) on
+ * 2026-07-28, which SEP-2164 made the code of a missing resource; -32002 on 2025. The URI is in
+ * `data` on both.
+ */
+export function unknownResource(uri: unknown, era: '2026-07-28' | '2025'): WireError {
+  const code = era === '2025' ? ERRORS.notFound.code : ERRORS.invalidArgument.code;
+  return { code, message: `Resource not found: ${JSON.stringify(uri)}`, data: { uri } };
 }
+
+/**
+ * How long a client may keep a view's `resources/read` answer (2026-07-28's `ttlMs`): a year, as
+ * HTTP's `immutable` assets are kept. The answer at a URI never changes (the URI carries the
+ * digest of the HTML and its `_meta.ui`), so a client that keeps it never needs to ask again; the
+ * protocol has no conditional read to ask more cheaply (decision 0062).
+ */
+export const VIEW_READ_TTL_MS = 31_536_000_000;

@@ -28,7 +28,7 @@ import {
   requestStateSigner,
 } from '../service/request-state.js';
 import { type AttachToolsOptions, toolServiceOf } from '../service/tool-service.js';
-import { toolListOf, viewServiceOf } from '../service/views.js';
+import { callingRuntimeOf, toolListOf, VIEW_READ_TTL_MS, viewServiceOf } from '../service/views.js';
 import { META, mirroredMismatch } from '../wire/envelope.js';
 import { ERRORS } from '../wire/jsonrpc.js';
 
@@ -121,12 +121,13 @@ export function attachTools<Target extends McpServer | Server>(
         (header) => httpRequest.headers.get(header) ?? undefined,
       );
     if (mismatch) throw new ProtocolError(ERRORS.headerMismatch.code, `Header mismatch: ${mismatch}`);
-    const outcome = await askingCall(runtime, states, {
+    const capabilities = clientCapabilities(server, context);
+    const outcome = await askingCall(callingRuntimeOf(runtime, capabilities), states, {
       id: mcpReq.id,
       name,
       args,
       meta: { ...mcpReq._meta, ...mcpReq.envelope },
-      capabilities: clientCapabilities(server, context) ?? {},
+      capabilities: capabilities ?? {},
       requestState: mcpReq.requestState(),
       inputResponses: mcpReq.inputResponses,
       notify: (notification) => void mcpReq.notify(notification as never).catch(() => {}),
@@ -152,6 +153,8 @@ export function attachTools<Target extends McpServer | Server>(
     handle: (method, answer) =>
       server.setRequestHandler(method, (request) => answer(request.params ?? {}) as never),
     raise: ({ code, message, data }) => new ProtocolError(code, message, data),
+    // The answer at a view's URI never changes; the scope stays the SDK server's choice.
+    readConfig: { cacheHint: { ttlMs: VIEW_READ_TTL_MS } },
   });
   return target;
 }
