@@ -215,5 +215,5 @@ table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:left;vertical-
 .tool{border-top:3px solid #eee;margin-top:1.2em}.tool h2{margin:.3em 0 .1em}.tool>p{margin:.2em 0}.meta{color:#666}.info{color:#666}
 details{margin:.4em 0}summary{cursor:pointer;color:#2a55a0}
 .preview iframe{display:block;width:100%;height:240px;border:none;background:#fff}.preview iframe.bordered{border:1px solid #999}
-.preview-log{font-size:13px;color:#444}.preview-log .call{color:#1f6b2f}.preview-log .refused{color:#8a4b00}
+.preview-log{font-size:13px;color:#444}.preview-log .call{color:#1f6b2f}.preview-log .refused,.preview-log .csp{color:#8a4b00}
 `;

@@ -50,7 +50,7 @@ export function viewPreview(tool: ManifestTool, previews: ReportPreviews | undef
   if ('missing' in previews.bridge)
     return `<p class="excluded">No preview of the view <code>${html(view.uri)}</code>: ${html(previews.bridge.missing)}.</p>`;
   return `<details class="preview" data-preview-tool="${html(tool.name)}"><summary>preview the view <code>${html(view.uri)}</code> with sample data</summary>
-<p class="info">Hosted as a client would, through ext-apps' own <code>AppBridge</code> under the view's CSP. The input and the result are samples made from the tool's documents, and every tool the view calls is answered with a sample of its output: no server is called.</p>
+<p class="info">Hosted as a client would, through ext-apps' own <code>AppBridge</code> under the view's CSP. The input and the result are samples made from the tool's documents, and every tool the view calls is answered with a sample of its output: no MCP server is called (the view's own requests to the origins its CSP declares are made, as under a host).</p>
 <div class="preview-frame"></div><ol class="preview-log"></ol></details>`;
 }
 
@@ -78,7 +78,8 @@ const pack = (text: string): string => gzipSync(text, { level: 9 }).toString('ba
  * The page's host of MCP Apps views, as the specification describes one: the view in a sandboxed
  * iframe under the CSP its `_meta.ui` declares (in a `<meta>` the view cannot remove), connected
  * through ext-apps' `AppBridge`, sent the tool's sample input and result; a call to a tool visible
- * to apps is answered with that tool's sample output, any other refused, and each is logged.
+ * to apps is answered with that tool's sample output, any other refused; each is logged, and so is
+ * what the CSP refuses.
  */
 const HOST_SCRIPT = `<script>
 (() => {
@@ -105,9 +106,13 @@ const cspOf = (csp = {}) => {
     'base-uri ' + list(csp.baseUriDomains, "'self'"),
   ].map((directive) => directive.trim()).join('; ');
 };
+// What the CSP refuses is posted to the page, which AppBridge's transport ignores (not JSON-RPC).
+// Its end tag escaped: this script is inside one.
+const REPORTER =
+  "<script>addEventListener('securitypolicyviolation',(event)=>parent.postMessage({toolprepCspViolation:event.violatedDirective+' '+event.blockedURI},'*'))<\\/script>";
 const withCsp = (html, csp) => {
-  const meta = '<meta http-equiv="Content-Security-Policy" content="' + csp + '">';
-  return /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (open) => open + meta) : meta + html;
+  const head = '<meta http-equiv="Content-Security-Policy" content="' + csp + '">' + REPORTER;
+  return /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (open) => open + head) : head + html;
 };
 async function show(details) {
   const tool = details.dataset.previewTool;
@@ -123,6 +128,10 @@ async function show(details) {
     iframe.title = 'the view of ' + tool;
     if (view.prefersBorder) iframe.className = 'bordered';
     details.querySelector('.preview-frame').append(iframe);
+    addEventListener('message', (event) => {
+      if (event.source === iframe.contentWindow && event.data?.toolprepCspViolation)
+        say("the view's CSP refused " + event.data.toolprepCspViolation + (event.data.toolprepCspViolation === 'script-src eval' ? " (Zod's probe of new Function: see 'Hosts and the CSP' in docs/guide/views.md)" : ''), 'csp');
+    });
     const bridge = new AppBridge(null, { name: 'toolprep surface page', version: '1.0.0' }, { serverTools: {}, openLinks: {} });
     bridge.oncalltool = async ({ name, arguments: args }) => {
       const called = data.samples[name];

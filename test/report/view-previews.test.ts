@@ -11,7 +11,9 @@ import { startViteDevServer } from '../support/vite-dev-server.js';
  * The surface page previews each view (decision 0061): headless Chromium opens the page
  * `toolprep inspect --html` writes for the views fixture, opens each tool's preview, and sees the
  * view, hosted through ext-apps' own `AppBridge`, render the sample result the page sent it; the
- * notes board's call to its app-only tool is answered with that tool's sample output. Screenshots
+ * notes board's call to its app-only tool is answered with that tool's sample output; the view's
+ * CSP refuses an undeclared origin, and the log under the view says so. The same through Vite's
+ * dev server at /__toolprep. Screenshots
  * go to test-artifacts/view-previews/. Without ext-apps in the project, the page and the command
  * say the views are not previewed. Skipped without Chromium (under CI, failed).
  */
@@ -123,6 +125,18 @@ chromium.describe('each view previewed in Chromium through ext-apps’ AppBridge
     try {
       await tab.goto(`file://${page}`);
       await expectPreviewRenders(tab, previewed);
+      // The view's CSP is in force, and what it refuses is shown under the view.
+      const frame = tab.frameLocator(`#tool-${previewed.tool} iframe`);
+      const fetched = await frame.locator('body').evaluate(() =>
+        fetch('https://undeclared.example/').then(
+          () => 'fetched',
+          () => 'refused',
+        ),
+      );
+      expect(fetched).toBe('refused');
+      await expect
+        .poll(() => tab.locator(`#tool-${previewed.tool} .preview-log li.csp`).allTextContents())
+        .toContainEqual("the view's CSP refused connect-src https://undeclared.example/");
       await tab.screenshot({ path: path.join(ARTIFACTS, `${previewed.tool}.png`) });
       await tab.locator(`#tool-${previewed.tool} details.preview`).screenshot({
         path: path.join(ARTIFACTS, `${previewed.tool}-preview.png`),
