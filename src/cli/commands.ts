@@ -103,13 +103,29 @@ export async function runInspect(
   const { out, err } = context.output;
   if (html !== undefined && outcome.config) {
     const { baselineOf, surfaceReportPage } = await import('../generate/report.js');
+    const { viewPreviewsOf } = await import('../generate/view-previews.js');
     const baseline = baselineOf(generator.root, outcome.config);
     const { findings } = await generator.explain();
+    const { previews, summary } = await viewPreviewsOf(
+      generator.root,
+      manifest,
+      outcome.generation?.files ?? [],
+    );
     const file = path.resolve(html);
-    writeFileSync(file, surfaceReportPage({ manifest, config: outcome.config, baseline, findings }));
+    writeFileSync(
+      file,
+      surfaceReportPage({
+        manifest,
+        config: outcome.config,
+        baseline,
+        findings,
+        ...(previews ? { previews } : {}),
+      }),
+    );
     out(
       `[toolprep] inspect: wrote ${path.relative(process.cwd(), file) || file} (${manifest.tools.length} tools; changes since ${baseline.label})`,
     );
+    if (summary) out(`[toolprep] inspect: ${summary}`);
     return 0;
   }
   const tools = name === undefined ? manifest.tools : manifest.tools.filter((tool) => tool.name === name);

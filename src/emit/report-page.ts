@@ -11,6 +11,7 @@ import {
   tokensSection,
   turnOneSection,
 } from './report-overview.js';
+import { previewsScript, type ReportPreviews, viewPreview } from './report-previews.js';
 
 /** A rule a tool's parser enforces that its documents do not show (`check --explain`). */
 interface ReportFinding {
@@ -33,6 +34,8 @@ export interface ReportInput {
   readonly findings?: readonly ReportFinding[];
   /** A page a dev server serves: it reloads when `versionUrl` answers another version. */
   readonly live?: { readonly versionUrl: string; readonly version: number };
+  /** The views to preview in their tools' sections, with the bridge and the samples. */
+  readonly previews?: ReportPreviews;
 }
 
 /**
@@ -81,10 +84,12 @@ ${findingsSection(findings)}
         tool,
         findings.filter((finding) => finding.tool === tool.name),
         open,
+        viewPreview(tool, input.previews),
       ),
     )
     .join('\n')}</main>
 ${OVERVIEW_SCRIPT}
+${previewsScript(input.previews)}
 ${input.live ? liveScript(input.live) : ''}
 </body>
 </html>
@@ -150,7 +155,12 @@ function fieldsTable(document: unknown): string {
     : '<p>No fields.</p>';
 }
 
-function toolSection(tool: ManifestTool, findings: readonly ReportFinding[], open: boolean): string {
+function toolSection(
+  tool: ManifestTool,
+  findings: readonly ReportFinding[],
+  open: boolean,
+  preview: string,
+): string {
   const profiles = Object.entries(tool.profiles ?? {});
   const sizes = [
     `${tool.size.tokens} tokens`,
@@ -162,6 +172,7 @@ function toolSection(tool: ManifestTool, findings: readonly ReportFinding[], ope
 <h2>${html(tool.name)}</h2>
 <p class="description">${html(tool.description)}</p>
 <p class="meta"><code>${html(tool.source)}</code> · ${sizes.map(html).join(' · ')}${tool.groups ? ` · in ${tool.groups.map(html).join(', ')}` : ''}${tool.loading === 'deferred' ? ' · deferred' : ''}${tool.access ? ` · ${html(describeAccess(tool.access))}` : ''}</p>
+${preview}
 <details class="body"${open ? ' open' : ''}><summary>the tool as a model sees it, its plan and its documents</summary>
 <h3>As a model sees it</h3>
 ${fieldsTable(tool.inputSchema.mcp)}
@@ -203,4 +214,6 @@ table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:left;vertical-
 .fields tr:nth-child(even){background:#fafafa}.fields th{border-bottom:1px solid #ddd}
 .tool{border-top:3px solid #eee;margin-top:1.2em}.tool h2{margin:.3em 0 .1em}.tool>p{margin:.2em 0}.meta{color:#666}.info{color:#666}
 details{margin:.4em 0}summary{cursor:pointer;color:#2a55a0}
+.preview iframe{display:block;width:100%;height:240px;border:none;background:#fff}.preview iframe.bordered{border:1px solid #999}
+.preview-log{font-size:13px;color:#444}.preview-log .call{color:#1f6b2f}.preview-log .refused,.preview-log .csp{color:#8a4b00}
 `;

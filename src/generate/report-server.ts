@@ -1,8 +1,10 @@
 import type { ResolvedToolprepConfig } from '../config/options.js';
+import type { GeneratedFile } from '../emit/write-files.js';
 import type { Manifest } from '../manifest/manifest.js';
 import { describeError } from '../shared/build/problems.js';
 import type { GeneratorContext, RunOutcome } from './context.js';
 import { baselineOf, surfaceReportPage } from './report.js';
+import { viewPreviewsOf } from './view-previews.js';
 
 /** Where a dev server serves the surface report. */
 export const REPORT_PATH = '/__toolprep';
@@ -25,6 +27,8 @@ export interface ReportServer {
 interface Shown {
   readonly manifest: Manifest;
   readonly config: ResolvedToolprepConfig;
+  /** The generation's files: the views' HTML is among them. */
+  readonly files: readonly GeneratedFile[];
   readonly version: number;
 }
 
@@ -36,17 +40,19 @@ export function createReportServer(generator: GeneratorContext): ReportServer {
   let shown: Shown | undefined;
   let page: { version: number; text: Promise<string> } | undefined;
   /** The page of one surface, with the findings of the generation the dev server already made. */
-  const renderPage = async ({ manifest, config, version }: Shown): Promise<string> => {
+  const renderPage = async ({ manifest, config, files, version }: Shown): Promise<string> => {
     const live = { versionUrl: `${REPORT_PATH}/version`, version };
     const { findings } = await generator.explain();
     // The dev server rewrites the file on disk itself: only a commit is something to compare with.
     const baseline = baselineOf(generator.root, config);
+    const { previews } = await viewPreviewsOf(generator.root, manifest, files);
     return surfaceReportPage({
       manifest,
       config,
       ...(baseline.from === 'disk' ? {} : { baseline }),
       findings,
       live,
+      ...(previews ? { previews } : {}),
     });
   };
   return {
@@ -55,6 +61,7 @@ export function createReportServer(generator: GeneratorContext): ReportServer {
         shown = {
           manifest: outcome.generation.manifest,
           config: outcome.config,
+          files: outcome.generation.files,
           version: (shown?.version ?? 0) + 1,
         };
     },

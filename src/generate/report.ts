@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import { reportPage } from '../emit/report-page.js';
+import type { ReportPreviews } from '../emit/report-previews.js';
 import { describeSurfaceChanges } from '../emit/surface-diff.js';
 import type { Manifest } from '../manifest/manifest.js';
 import type { HiddenConstraint } from './explain.js';
@@ -26,12 +27,14 @@ export interface SurfaceReportInput {
   readonly findings: readonly HiddenConstraint[];
   /** For a dev server: the page reloads when `versionUrl` answers another version. */
   readonly live?: { readonly versionUrl: string; readonly version: number };
+  /** The views' previews (`viewPreviewsOf`); absent: none shown. */
+  readonly previews?: ReportPreviews;
 }
 
 /**
  * The surface report (`inspect --html`, and Vite's dev server at `/__toolprep`): the generated
- * manifest with the config's budget, the changes since the committed one, and the hidden
- * constraints the generator context's explain stage found.
+ * manifest with the config's budget, the changes since the committed one, the hidden
+ * constraints the generator context's explain stage found, and the views' previews.
  */
 export function surfaceReportPage({
   manifest,
@@ -39,6 +42,7 @@ export function surfaceReportPage({
   baseline,
   findings,
   live,
+  previews,
 }: SurfaceReportInput): string {
   return reportPage({
     manifest,
@@ -48,6 +52,7 @@ export function surfaceReportPage({
       : {}),
     findings,
     ...(live ? { live } : {}),
+    ...(previews ? { previews } : {}),
   });
 }
 

@@ -19,12 +19,31 @@ export interface Sample {
 
 /** Values the document describes: a typical one, then one field at a time varied within it. */
 export function documentedValues(document: JsonSchema): Sample[] {
-  const [typical, ...varied] = candidatesOf(document, definitionsOf(document), 0);
+  const [typical, ...varied] = candidatesOf(
+    document,
+    { definitions: definitionsOf(document), filled: false },
+    0,
+  );
   if (typical === undefined) return [];
   return [
     { value: typical, path: [] },
     ...varied.map((value) => ({ value, path: variedPath(typical, value) })),
   ];
+}
+
+/**
+ * The typical value with every optional field present and each list one item long, where the
+ * document allows it: what a view's preview shows (an empty gallery would show nothing). Undefined
+ * when the document describes no value the sampler can write.
+ */
+export function filledValue(document: JsonSchema): unknown {
+  return candidatesOf(document, { definitions: definitionsOf(document), filled: true }, 0)[0];
+}
+
+/** What every step of a walk reads: the document's definitions, and whether values are filled. */
+interface Walk {
+  readonly definitions: Definitions;
+  readonly filled: boolean;
 }
 
 /** The first key (deepest first) where two values differ. */
@@ -81,33 +100,29 @@ const MAX_VALUES = 400;
  * member's, and for an object its typical value with one field at a time varied. Parts take turns
  * (a value of each field or member, then a second of each), so that a cut keeps every part.
  */
-function candidatesOf(schema: JsonSchema | boolean, definitions: Definitions, depth: number): unknown[] {
+function candidatesOf(schema: JsonSchema | boolean, walk: Walk, depth: number): unknown[] {
   // `true` takes anything (a string will do); `false` takes nothing.
   if (typeof schema === 'boolean') return schema ? ['a'] : [];
   if (depth > 6) return [];
   if (typeof schema.$ref === 'string') {
-    const target = definitions.targetOf(schema.$ref);
-    const definition = target === undefined ? undefined : definitions.defs[target];
-    return definition ? candidatesOf(definition as JsonSchema | boolean, definitions, depth + 1) : [];
+    const target = walk.definitions.targetOf(schema.$ref);
+    const definition = target === undefined ? undefined : walk.definitions.defs[target];
+    return definition ? candidatesOf(definition as JsonSchema | boolean, walk, depth + 1) : [];
   }
   if ('const' in schema) return [schema.const];
   if (Array.isArray(schema.enum)) return schema.enum;
   const members = unionMembers(schema);
   if (members)
     return unique(
-      inTurns(members.map((member) => candidatesOf(member as JsonSchema, definitions, depth + 1))),
+      inTurns(members.map((member) => candidatesOf(member as JsonSchema, walk, depth + 1))),
     ).slice(0, MAX_VALUES);
-  return unique(
-    typesOf(schema).flatMap((type) => typedCandidates(String(type), schema, definitions, depth)),
-  ).slice(0, MAX_VALUES);
+  return unique(typesOf(schema).flatMap((type) => typedCandidates(String(type), schema, walk, depth))).slice(
+    0,
+    MAX_VALUES,
+  );
 }
 
-function typedCandidates(
-  type: string,
-  schema: JsonSchema,
-  definitions: Definitions,
-  depth: number,
-): unknown[] {
+function typedCandidates(type: string, schema: JsonSchema, walk: Walk, depth: number): unknown[] {
   switch (type) {
     case 'null':
       return [null];
@@ -119,8 +134,8 @@ function typedCandidates(
     case 'integer':
       return numberCandidates(schema, type === 'integer');
     case 'array': {
-      if (Array.isArray(schema.prefixItems)) return tupleCandidates(schema, definitions, depth);
-      const items = candidatesOf((schema.items ?? {}) as JsonSchema, definitions, depth + 1);
+      if (Array.isArray(schema.prefixItems)) return tupleCandidates(schema, walk, depth);
+      const items = candidatesOf((schema.items ?? {}) as JsonSchema, walk, depth + 1);
       const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
       const max = typeof schema.maxItems === 'number' ? schema.maxItems : Number.POSITIVE_INFINITY;
       if (items.length === 0) return min === 0 ? [[]] : [];
@@ -128,10 +143,13 @@ function typedCandidates(
         Array(Math.max(min, 1)).fill(items[0]),
         ...items.slice(1).map((item) => [...Array(Math.max(min - 1, 0)).fill(items[0]), item]),
       ];
-      return [...(min === 0 ? [[]] : []), ...lists.filter((list) => list.length <= max)];
+      const fitting = lists.filter((list) => list.length <= max);
+      return walk.filled
+        ? [...fitting, ...(min === 0 ? [[]] : [])]
+        : [...(min === 0 ? [[]] : []), ...fitting];
     }
     case 'object':
-      return objectCandidates(schema, definitions, depth);
+      return objectCandidates(schema, walk, depth);
     default:
       return [];
   }
@@ -141,12 +159,12 @@ function typedCandidates(
  * A tuple's typical value (each place's), then one place at a time varied. A tuple whose
  * `minItems` asks for more than its places (a rest) gets places of its `items` up to it.
  */
-function tupleCandidates(schema: JsonSchema, definitions: Definitions, depth: number): unknown[] {
+function tupleCandidates(schema: JsonSchema, walk: Walk, depth: number): unknown[] {
   const prefix = schema.prefixItems as readonly (JsonSchema | boolean)[];
   const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
   const rest = (schema.items ?? true) as JsonSchema | boolean;
   const places = [...prefix, ...Array<JsonSchema | boolean>(Math.max(min - prefix.length, 0)).fill(rest)];
-  const choices = places.map((place) => candidatesOf(place, definitions, depth + 1));
+  const choices = places.map((place) => candidatesOf(place, walk, depth + 1));
   if (choices.some((values) => values.length === 0)) return [];
   const typical = choices.map((values) => values[0]);
   return [
@@ -219,20 +237,22 @@ function numberCandidates(schema: JsonSchema, integer: boolean): number[] {
   return [typical, 0, -1, 2, 1.5, low ?? 100, high ?? 1_000_000].filter(fits);
 }
 
-function objectCandidates(schema: JsonSchema, definitions: Definitions, depth: number): unknown[] {
+function objectCandidates(schema: JsonSchema, walk: Walk, depth: number): unknown[] {
   const required = new Set(requiredKeys(schema));
   const choices = Object.entries(propertiesOf(schema)).map(
-    ([key, property]) =>
-      [key, candidatesOf(property as JsonSchema | boolean, definitions, depth + 1)] as const,
+    ([key, property]) => [key, candidatesOf(property as JsonSchema | boolean, walk, depth + 1)] as const,
   );
   // A required field with no value the sampler can write: the object cannot be sampled.
   if (choices.some(([key, values]) => required.has(key) && values.length === 0)) return [];
+  // Filled: every field the sampler can write is in the typical value, optional or not.
+  const inTypical = (key: string, values: readonly unknown[]): boolean =>
+    required.has(key) || (walk.filled && values.length > 0);
   const typical = Object.fromEntries(
-    choices.filter(([key]) => required.has(key)).map(([key, values]) => [key, values[0]]),
+    choices.filter(([key, values]) => inTypical(key, values)).map(([key, values]) => [key, values[0]]),
   );
   const varied = inTurns(
     choices.map(([key, values]) =>
-      (required.has(key) ? values.slice(1) : values).map((value) => ({ ...typical, [key]: value })),
+      (inTypical(key, values) ? values.slice(1) : values).map((value) => ({ ...typical, [key]: value })),
     ),
   );
   return [typical, ...varied];

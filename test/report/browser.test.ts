@@ -6,6 +6,7 @@ import type { Manifest } from '../../src/manifest/manifest.js';
 import { type Browser, launchChromium } from '../support/chromium.js';
 import { copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
 import { needs } from '../support/services.js';
+import { startViteDevServer } from '../support/vite-dev-server.js';
 
 /**
  * The surface report in a real browser: headless Chromium (Debian's package, driven by
@@ -178,24 +179,10 @@ chromium.describe('the surface report in Chromium', () => {
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'tools'], {
       cwd: fixture.dir,
     });
-    const { createServer } = await import('vite');
-    const { default: toolprep } = await import('@toolprep/build/vite');
-    const server = await createServer({
-      root: fixture.dir,
-      configFile: false,
-      appType: 'custom',
-      logLevel: 'silent',
-      plugins: [toolprep()],
-      server: { port: 0, host: '127.0.0.1' },
-    });
-    await server.listen();
+    const server = await startViteDevServer(fixture.dir);
     const page = await browser.newPage();
     try {
-      const address = server.httpServer?.address();
-      if (!address || typeof address === 'string')
-        throw new Error('the Vite dev server is not listening on a port');
-      const { port } = address;
-      const url = `http://127.0.0.1:${port}/__toolprep`;
+      const url = `${server.url}/__toolprep`;
       // The first page waits for the first generation.
       for (let tries = 0; tries < 100; tries++) {
         const response = await page.goto(url);
