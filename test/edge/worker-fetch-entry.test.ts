@@ -119,12 +119,23 @@ test('a 2025 client is refused with -32022, and the log names the handler that s
 });
 
 describe('options that serve 2025 sessions are refused, not ignored', () => {
+  /** Stands for an SDK v1 server's factory: the handler refuses it before it could be called. */
+  const aServer = (): undefined => undefined;
   const ping = defineTool({ description: 'Answer.', input: z.object({}) });
   const runtime = createToolRuntime(prepareToolSet({ ping }), { handlers: { ping: () => 'pong' } });
+  test('sessions: false and server: undefined, spread from a Node handler’s options, are no 2025 options', () => {
+    expect(
+      createMcpFetchHandler(runtime, { name: 'x', version: '1' }, {
+        sessions: false,
+        server: undefined,
+      } as McpFetchOptions),
+    ).toBeTypeOf('function');
+  });
   test.each([
     [{ sessions: true }, '[toolprep] sessions serves 2025 sessions'],
-    [{ server: () => undefined }, '[toolprep] server serves 2025 sessions'],
-    [{ server: () => undefined, sessions: true }, '[toolprep] server and sessions serve 2025 sessions'],
+    [{ server: aServer }, '[toolprep] server serves 2025 sessions'],
+    [{ server: aServer, sessions: true }, '[toolprep] server and sessions serve 2025 sessions'],
+    [{ sessions: {} }, '[toolprep] sessions serves 2025 sessions'],
   ])('%o', (options, message) => {
     expect(() =>
       createMcpFetchHandler(runtime, { name: 'x', version: '1' }, options as McpFetchOptions),

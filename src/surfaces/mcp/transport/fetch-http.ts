@@ -9,7 +9,9 @@ import type { McpHttpOptions } from './http-options.js';
  * for runtimes that speak fetch (Cloudflare Workers, Deno, Bun, Vercel's edge), with the same
  * exchange as the Node handler: the same `Host` and `Origin` checks, CORS, prepared answers and
  * hand-overs. Stateless by default; with `sessions`, a server per client session, in this
- * isolate's memory. The SDK is loaded on the first request that needs it. It imports nothing of Node.
+ * isolate's memory. The SDK is loaded on the first request that needs it, and a bundler puts it
+ * in the bundle: `toolprep/mcp/fetch` is the handler without it (decision 0064). It imports nothing
+ * of Node.
  */
 export function createMcpFetchHandler(
   runtime: ToolRuntime,

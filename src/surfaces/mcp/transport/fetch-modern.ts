@@ -23,7 +23,11 @@ export function createMcpFetchHandler(
   info: McpServerInfo,
   options: McpFetchOptions = {},
 ): (request: Request) => Promise<Response> {
-  const legacyOnly = (['server', 'sessions'] as const).filter((key) => key in options);
+  // Given from JavaScript, or spread from a Node handler's options: refused, never ignored.
+  const given = options as McpHttpOptions;
+  const legacyOnly = (['server', 'sessions'] as const).filter(
+    (key) => given[key] !== undefined && given[key] !== false,
+  );
   if (legacyOnly.length > 0)
     throw new Error(
       `[toolprep] ${legacyOnly.join(' and ')} serve${legacyOnly.length === 1 ? 's' : ''} 2025 sessions, which toolprep/mcp/fetch leaves out: use createMcpFetchHandler from toolprep/mcp/web for them`,
