@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^@toolprep\/build$/, replacement: fromRoot('./src/build.ts') },
       { find: /^toolprep\/mcp$/, replacement: fromRoot('./src/surfaces/mcp/index.ts') },
       { find: /^toolprep\/mcp\/web$/, replacement: fromRoot('./src/surfaces/mcp/web.ts') },
+      { find: /^toolprep\/mcp\/fetch$/, replacement: fromRoot('./src/surfaces/mcp/fetch.ts') },
       { find: /^toolprep\/mcp\/server$/, replacement: fromRoot('./src/surfaces/mcp/server.ts') },
       { find: /^toolprep\/mcp\/v2$/, replacement: fromRoot('./src/surfaces/mcp/v2.ts') },
       { find: /^toolprep\/cli$/, replacement: fromRoot('./src/surfaces/cli.ts') },

@@ -5,7 +5,7 @@
 // tools/list, no initialize), the same toolprep worker beside the SDK v2's stateless worker
 // (`createMcpHandler(factory).fetch`). Each worker is one bundle, built by esbuild as a Workers
 // build would.
-import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -20,6 +20,12 @@ import {
 
 const WORKERS = {
   toolprep: `import { createMcpFetchHandler } from 'toolprep/mcp/web';
+import { createToolRuntime } from 'toolprep/runtime';
+import { tools } from './src/toolprep.gen.js';
+const handlers = Object.fromEntries(tools.prepared.map((tool) => [tool.name, () => 'ok']));
+export default { fetch: createMcpFetchHandler(createToolRuntime(tools, { handlers }), { name: 'bench', version: '1.0.0' }) };`,
+  // The same with toolprep/mcp/fetch, whose import graph holds no MCP SDK (decision 0064).
+  'toolprep-fetch': `import { createMcpFetchHandler } from 'toolprep/mcp/fetch';
 import { createToolRuntime } from 'toolprep/runtime';
 import { tools } from './src/toolprep.gen.js';
 const handlers = Object.fromEntries(tools.prepared.map((tool) => [tool.name, () => 'ok']));
@@ -83,13 +89,35 @@ const MEASURED = {
   'sdk-mcp-server': { worker: 'sdk-mcp-server', requests: [INITIALIZE, LIST] },
   'answers-at-once': { worker: 'answers-at-once', requests: [INITIALIZE, LIST] },
   'toolprep-2026': { worker: 'toolprep', requests: [LIST_2026], era: 2026 },
+  'toolprep-fetch-2026': { worker: 'toolprep-fetch', requests: [LIST_2026], era: 2026 },
   'sdk-v2': { worker: 'sdk-v2', requests: [LIST_2026], era: 2026 },
   'answers-at-once-2026': { worker: 'answers-at-once', requests: [LIST_2026] },
 };
 
+const CHILDREN = `/proc/${process.pid}/task/${process.pid}/children`;
+
+/**
+ * The CPU time (ms) the workerd processes this process started have run so far, every thread's,
+ * from Linux's /proc (undefined elsewhere): on a shared machine it varies far less than the clock.
+ */
+function workerdCpuMs() {
+  if (!existsSync(CHILDREN)) return undefined;
+  let nanoseconds = 0;
+  for (const pid of readFileSync(CHILDREN, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd')) continue;
+      for (const thread of readdirSync(`/proc/${pid}/task`))
+        nanoseconds += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The process, or a thread, ended between the listing and the read.
+    }
+  }
+  return nanoseconds / 1e6;
+}
+
 /**
  * From a new workerd to the worker's answer to the last of `requests` (a tools/list), in
- * milliseconds, and that answer.
+ * milliseconds, that answer, and the CPU time workerd spent by then.
  */
 async function coldStart(Miniflare, script, requests) {
   const started = performance.now();
@@ -110,9 +138,10 @@ async function coldStart(Miniflare, script, requests) {
       };
     }
     const ms = performance.now() - started;
+    const cpuMs = workerdCpuMs();
     if (!answer.text.includes('"id":2'))
       throw new Error(`no tools/list answer: ${answer.text.slice(0, 200)}`);
-    return { ms, answer };
+    return { ms, cpuMs, answer };
   } finally {
     await worker.dispose();
   }
@@ -145,9 +174,11 @@ export async function benchmarkWorkerd({ counts, repeats }) {
         });
         bundles[name] = built.outputFiles[0].text;
       }
+      const cpu = Object.fromEntries(Object.keys(MEASURED).map((name) => [name, []]));
       const runs = await roundRobin(Object.keys(MEASURED), repeats, async (name) => {
         const { worker, requests, era } = MEASURED[name];
-        const { ms, answer } = await coldStart(Miniflare, bundles[worker], requests);
+        const { ms, cpuMs, answer } = await coldStart(Miniflare, bundles[worker], requests);
+        if (cpuMs !== undefined) cpu[name].push(cpuMs);
         // Checked after the clock has stopped: a 2026 answer is the whole list, complete.
         if (era === 2026) {
           const result = answer.status === 200 ? messageOf(answer).result : undefined;
@@ -163,27 +194,35 @@ export async function benchmarkWorkerd({ counts, repeats }) {
         const result = stats(runs[name]);
         median[name] = result.median;
         const kb = (bundles[MEASURED[name].worker].length / 1024).toFixed(0);
-        return `| ${count} | ${name} | ${kb} | ${formatStats(result)} |`;
+        const cpuMs = cpu[name].length > 0 ? stats(cpu[name]).median : undefined;
+        return `| ${count} | ${name} | ${kb} | ${formatStats(result)} | ${cpuMs === undefined ? '–' : cpuMs.toFixed(0)} |`;
       };
       for (const name of ['toolprep', 'sdk-mcp-server', 'answers-at-once']) rows.push(row(name));
       const own = (name, start = 'answers-at-once') => median[name] - median[start];
       rows.push(
-        `| ${count} | **ratio** | | SDK McpServer ÷ toolprep = **${(median['sdk-mcp-server'] / median.toolprep).toFixed(2)}×**; past workerd's own start: ${own('sdk-mcp-server').toFixed(0)} ms ÷ ${own('toolprep').toFixed(0)} ms = **${(own('sdk-mcp-server') / own('toolprep')).toFixed(2)}×** |`,
+        `| ${count} | **ratio** | | SDK McpServer ÷ toolprep = **${(median['sdk-mcp-server'] / median.toolprep).toFixed(2)}×**; past workerd's own start: ${own('sdk-mcp-server').toFixed(0)} ms ÷ ${own('toolprep').toFixed(0)} ms = **${(own('sdk-mcp-server') / own('toolprep')).toFixed(2)}×** | |`,
       );
-      for (const name of ['toolprep-2026', 'sdk-v2', 'answers-at-once-2026']) rows2026.push(row(name));
-      // Each round measured the two one after the other: the median of those rounds' ratios.
-      const paired = stats(runs['sdk-v2'].map((ms, round) => ms / runs['toolprep-2026'][round])).median;
+      for (const name of ['toolprep-2026', 'toolprep-fetch-2026', 'sdk-v2', 'answers-at-once-2026'])
+        rows2026.push(row(name));
       const own2026 = (name) => own(name, 'answers-at-once-2026');
-      rows2026.push(
-        `| ${count} | **ratio** | | SDK v2 ÷ toolprep = **${(median['sdk-v2'] / median['toolprep-2026']).toFixed(2)}×** (per round ${paired.toFixed(2)}×); past workerd's own start: ${own2026('sdk-v2').toFixed(0)} ms ÷ ${own2026('toolprep-2026').toFixed(0)} ms = **${(own2026('sdk-v2') / own2026('toolprep-2026')).toFixed(2)}×** |`,
-      );
+      const cpuOf = (name) => (cpu[name].length > 0 ? stats(cpu[name]).median : Number.NaN);
+      for (const [entry, name] of [
+        ['toolprep/mcp/web', 'toolprep-2026'],
+        ['toolprep/mcp/fetch', 'toolprep-fetch-2026'],
+      ]) {
+        // Each round measured the two one after the other: the median of those rounds' ratios.
+        const paired = stats(runs['sdk-v2'].map((ms, round) => ms / runs[name][round])).median;
+        rows2026.push(
+          `| ${count} | **ratio** | | SDK v2 ÷ ${entry} = **${(median['sdk-v2'] / median[name]).toFixed(2)}×** (per round ${paired.toFixed(2)}×); past workerd's own start: ${own2026('sdk-v2').toFixed(0)} ms ÷ ${own2026(name).toFixed(0)} ms = **${(own2026('sdk-v2') / own2026(name)).toFixed(2)}×** | ${(cpuOf('sdk-v2') / cpuOf(name)).toFixed(2)}× |`,
+        );
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
   const header = [
-    '| tools | worker | bundle (KiB) | ms from a new workerd to the first tools/list answer, median (min–max) |',
-    '| --- | --- | --- | --- |',
+    '| tools | worker | bundle (KiB) | ms from a new workerd to the first tools/list answer, median (min–max) | workerd CPU ms, median |',
+    '| --- | --- | --- | --- | --- |',
   ];
   return { table: [...header, ...rows].join('\n'), table2026: [...header, ...rows2026].join('\n') };
 }

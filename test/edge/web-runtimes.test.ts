@@ -2,10 +2,10 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI, copyFixture, type FixtureProject, REPO } from '../support/fixture-project.js';
+import { bundleWorker } from '../support/worker-bundle.js';
 
 /**
  * The web-standard handler for real in workerd (through Miniflare), Deno and Bun: one bundle of a
@@ -42,17 +42,7 @@ beforeAll(async () => {
     cwd: project.dir,
   });
   project.write('src/worker.ts', WORKER);
-  const built = await build({
-    absWorkingDir: project.dir,
-    entryPoints: [path.join(project.dir, 'src/worker.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['workerd', 'worker', 'browser'],
-    write: false,
-    logLevel: 'silent',
-  });
-  bundle = built.outputFiles[0]?.text ?? '';
+  ({ text: bundle } = await bundleWorker(project.dir, 'src/worker.ts'));
   project.write('worker.js', bundle);
   for (const [runtime, text] of Object.entries(SERVE)) project.write(`serve-${runtime}.js`, text);
 }, 120_000);

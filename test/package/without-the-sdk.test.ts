@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundleServers, packPackages, REPO } from '../../scripts/packages.mjs';
 import { CLI, writeFiles } from '../support/fixture-project.js';
@@ -61,6 +62,13 @@ console.log((server.address() as { port: number }).port);
   // needs the SDK's types would fail here. (The contracts' zod would add a minute of checking.)
   'src/declarations.ts': `export { createMcpHttpHandler, serveHttp, serveStdio } from 'toolprep/mcp';
 export { createMcpFetchHandler } from 'toolprep/mcp/web';
+export { createMcpFetchHandler as createModernFetchHandler } from 'toolprep/mcp/fetch';
+`,
+  // A Worker of 2026-07-28 alone, bundled as a Workers build bundles it (decision 0064).
+  'src/worker.ts': `import { createMcpFetchHandler } from 'toolprep/mcp/fetch';
+import { runtime } from './runtime.js';
+
+export default { fetch: createMcpFetchHandler(runtime, { name: 'notes', version: '1.0.0' }) };
 `,
   'tsconfig.json': `{
   "compilerOptions": {
@@ -126,7 +134,29 @@ afterAll(() => {
   for (const folder of [dir, packs]) if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
-test('the declarations of toolprep/mcp and toolprep/mcp/web check without the SDK’s, skipLibCheck off', () => {
+test('a Worker of toolprep/mcp/fetch bundles without the SDK; one of toolprep/mcp/web cannot', async () => {
+  const bundle = (entry: string) =>
+    build({
+      absWorkingDir: dir,
+      stdin: { contents: entry, resolveDir: path.join(dir, 'src'), loader: 'ts' },
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['workerd', 'worker', 'browser'],
+      // jose, the JWT verifier of `auth.issuer`, is reached by a dynamic import of either entry, so
+      // a bundle needs it installed whether auth is used or not (decision 0064 names it).
+      external: ['jose'],
+      write: false,
+      logLevel: 'silent',
+    });
+  const built = await bundle("export { default } from './worker.js';");
+  expect(built.errors).toEqual([]);
+  await expect(bundle("export { createMcpFetchHandler } from 'toolprep/mcp/web';")).rejects.toThrow(
+    'Could not resolve "@modelcontextprotocol/sdk',
+  );
+});
+
+test('the declarations of toolprep/mcp, toolprep/mcp/web and toolprep/mcp/fetch check without the SDK’s, skipLibCheck off', () => {
   const checked = spawnSync(
     process.execPath,
     [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', dir],

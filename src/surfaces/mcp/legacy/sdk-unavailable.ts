@@ -29,6 +29,28 @@ export class SdkUnavailableError extends Error {
     );
     this.installed = installed;
   }
+
+  /** Why a 2025 client is refused, as it is told: never the server's paths. */
+  get refusedBecause(): string {
+    return this.installed
+      ? `${SDK_PACKAGE}, which serves 2025 sessions, could not be loaded on this server (its log says why)`
+      : `2025 sessions need ${SDK_PACKAGE} on the server, which is not installed there (${INSTALL})`;
+  }
+}
+
+/**
+ * The handler was made without the 2025 exchange, so that the SDK stays out of its bundle
+ * (`toolprep/mcp/fetch`, decision 0064): nothing failed, and the log says which handler serves both.
+ */
+export class SdkLeftOutError extends SdkUnavailableError {
+  constructor() {
+    super(undefined);
+    this.message = `[toolprep] this handler (createMcpFetchHandler from toolprep/mcp/fetch) serves MCP ${MODERN_VERSION} alone, without ${SDK_PACKAGE}: 2025 clients are refused. To serve both, make it with createMcpFetchHandler from toolprep/mcp/web, which bundles ${SDK_PACKAGE}`;
+  }
+
+  override get refusedBecause(): string {
+    return `this server's handler leaves out 2025 sessions, which need ${SDK_PACKAGE}`;
+  }
 }
 
 /** Runs `load`, a failure becoming an `SdkUnavailableError`. */
@@ -79,15 +101,12 @@ export function sessionRefusal(message: unknown, unavailable: SdkUnavailableErro
     request?.method === 'initialize' && typeof params?.protocolVersion === 'string'
       ? params.protocolVersion
       : undefined;
-  const why = unavailable.installed
-    ? `${SDK_PACKAGE}, which serves 2025 sessions, could not be loaded on this server (its log says why)`
-    : `2025 sessions need ${SDK_PACKAGE} on the server, which is not installed there (${INSTALL})`;
   return {
     status: ERRORS.unsupportedVersion.status,
     id,
     body: errorText(id, {
       code: ERRORS.unsupportedVersion.code,
-      message: `Unsupported protocol version: this server serves MCP ${MODERN_VERSION} only; ${why}`,
+      message: `Unsupported protocol version: this server serves MCP ${MODERN_VERSION} only; ${unavailable.refusedBecause}`,
       data: { supported: [MODERN_VERSION], ...(requested === undefined ? {} : { requested }) },
     }),
   };

@@ -2,7 +2,7 @@ import type { ToolRuntime } from '../../../runtime/runner.js';
 import { failureOf, logError } from '../../../shared/run/on-error.js';
 import { refuseSdkToolsOfFactory } from '../compose/sdk-tools.js';
 import { type FirstAnswers, firstAnswers, firstHttpAnswer } from '../legacy/first-answers.js';
-import { loadSdk, SdkUnavailableError, sessionRefusals } from '../legacy/sdk-unavailable.js';
+import { loadSdk, SdkLeftOutError, SdkUnavailableError, sessionRefusals } from '../legacy/sdk-unavailable.js';
 import { type ModernServing, modernServing } from '../modern/server.js';
 import { groupsOf, withoutGroups } from '../service/groups.js';
 import { type McpServerInfo, toolServiceOf } from '../service/tool-service.js';
@@ -32,7 +32,7 @@ import {
   sessionOptionsOf,
 } from './http-options.js';
 import type { HeaderRecord, HttpPort } from './http-port.js';
-import type { LegacyExchange } from './legacy-exchange.js';
+import type { LegacyExchange, legacyExchange } from './legacy-exchange.js';
 
 /**
  * One HTTP exchange for every runtime: what a request is (refused, a preflight, a 2026-07-28
@@ -47,7 +47,14 @@ import type { LegacyExchange } from './legacy-exchange.js';
 type HttpExchange = <Reply>(port: HttpPort<Reply>, parsedBody?: unknown) => Promise<Reply>;
 
 /**
- * The exchange of a runtime's tools over HTTP, its serving made once per handler. At a group's
+ * Loads the 2025 exchange, which is the SDK v1: given by the handlers that serve both eras; left
+ * out by `toolprep/mcp/fetch`, whose bundle then holds no SDK (decision 0064).
+ */
+export type LegacyLoader = () => Promise<{ readonly legacyExchange: typeof legacyExchange }>;
+
+/**
+ * The exchange of a runtime's tools over HTTP, its serving made once per handler. Without
+ * `loadLegacy`, a 2025 request is refused, naming the handler that serves it. At a group's
  * endpoint, `hiddenGroup` is what a caller that sees none of the group's tools is told (with
  * `auth`): what a path that names no group is told, so that the group is not known to it.
  */
@@ -55,6 +62,7 @@ export function httpExchange(
   runtime: ToolRuntime,
   info: McpServerInfo,
   options: McpHttpOptions,
+  loadLegacy?: LegacyLoader,
   hiddenGroup?: string,
 ): HttpExchange {
   const sessionOptions = sessionOptionsOf(options);
@@ -74,7 +82,7 @@ export function httpExchange(
   // The prepared 2025 answers, when toolprep makes the server and serves statelessly: per view with `auth`.
   const firsts = new WeakMap<ToolRuntime, FirstAnswers | undefined>();
   const firstOf = (view: ToolRuntime): FirstAnswers | undefined => {
-    if (options.server || sessionOptions) return undefined;
+    if (options.server || sessionOptions || !loadLegacy) return undefined;
     if (!firsts.has(view)) firsts.set(view, firstAnswers(view, info, options));
     return firsts.get(view);
   };
@@ -92,7 +100,8 @@ export function httpExchange(
       endpoints ??= import('./group-endpoints.js').then(({ groupEndpoints }) =>
         groupEndpoints(
           runtime,
-          (view, noGroup) => httpExchange(view, info, { ...options, groupEndpoints: false }, noGroup),
+          (view, noGroup) =>
+            httpExchange(view, info, { ...options, groupEndpoints: false }, loadLegacy, noGroup),
           { nameGroups: !gate },
         ),
       );
@@ -162,10 +171,12 @@ export function httpExchange(
       return port.relay(await features(port.asRequest(text), body), cors);
     }
     if (route.kind === 'legacy') {
-      legacy ??= loadSdk(() => import('./legacy-exchange.js')).then(
-        (loaded) => loaded.legacyExchange(runtime, info, options, sessionOptions),
-        (error: SdkUnavailableError) => error,
-      );
+      legacy ??= loadLegacy
+        ? loadSdk(loadLegacy).then(
+            (loaded) => loaded.legacyExchange(runtime, info, options, sessionOptions),
+            (error: SdkUnavailableError) => error,
+          )
+        : Promise.resolve(new SdkLeftOutError());
       const exchange = await legacy;
       if (!(exchange instanceof SdkUnavailableError))
         return exchange(port, body, text, cors, withCors, asker);

@@ -21,7 +21,7 @@ export function createMcpHttpHandler(
   info: McpServerInfo,
   options: McpHttpOptions = {},
 ): (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown) => Promise<void> {
-  const exchange = httpExchange(runtime, info, options);
+  const exchange = httpExchange(runtime, info, options, () => import('./legacy-exchange.js'));
   return async (request, response, parsedBody) => {
     await exchange(nodePort(request, response), parsedBody);
   };
