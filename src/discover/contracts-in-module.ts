@@ -2,7 +2,7 @@ import type * as TsMorph from 'ts-morph';
 import type { Problem } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
 import type { ContractRef } from './contract-ref.js';
-import { type FactoryTracer, outermostFunction } from './factory-calls.js';
+import { callsThatMayMakeContracts, type FactoryTracer, outermostFunction } from './factory-calls.js';
 import { optionalJsDoc } from './jsdoc.js';
 import { exportNamesByLocal } from './module-exports.js';
 import { calleeName, type Place, placesOfValues, referencesTo } from './value-places.js';
@@ -19,7 +19,7 @@ export function contractsDefinedIn(
   consulted: Set<string>,
   { root, morph, tracer }: { root: string; morph: typeof TsMorph; tracer: FactoryTracer },
 ): { refs: ContractRef[]; warnings: Problem[]; problems: Problem[] } {
-  const { Node, SyntaxKind } = morph;
+  const { Node } = morph;
   const relative = projectPath(root, source.getFilePath());
   const refs: ContractRef[] = [];
   const warnings: Problem[] = [];
@@ -27,7 +27,7 @@ export function contractsDefinedIn(
   const calls = tracer.callsIn(source, consulted);
   const places = placesOfValues(source, morph, calls, exportNamesByLocal(source));
 
-  for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+  for (const call of callsThatMayMakeContracts(source, morph)) {
     const made = calls.callsDefineTool(call)
       ? 'defineTool'
       : calls.callsFactory(call)

@@ -2,7 +2,7 @@ import type * as TsMorph from 'ts-morph';
 import { returnedParameter } from './identity-wrappers.js';
 import { exportNamesByLocal } from './module-exports.js';
 import type { SourceProject } from './source-project.js';
-import { isFunctionLike, withoutTypeSyntax } from './syntax.js';
+import { descendantsOfKinds, isFunctionLike, withoutTypeSyntax } from './syntax.js';
 
 const PACKAGE = 'toolprep';
 /** toolprep's tool factory, by the name its package exports it under. */
@@ -20,6 +20,25 @@ export function outermostFunction(node: TsMorph.Node, Node: typeof TsMorph.Node)
   for (let ancestor = node.getParent(); ancestor; ancestor = ancestor.getParent())
     if (isFunctionLike(ancestor, Node)) outer = ancestor;
   return outer;
+}
+
+/**
+ * The calls of a module that may make a contract, in source order: of a plain name (`defineTool`,
+ * a tool factory) or of a namespace's `defineTool`. The others (`z.string().min(1)`, most of a
+ * contract file) are never wrapped.
+ */
+export function callsThatMayMakeContracts(
+  source: TsMorph.SourceFile,
+  { SyntaxKind }: typeof TsMorph,
+): TsMorph.CallExpression[] {
+  return descendantsOfKinds<TsMorph.CallExpression>(source, [SyntaxKind.CallExpression], (call) => {
+    const callee = (call as TsMorph.ts.CallExpression).expression;
+    return (
+      callee.kind === SyntaxKind.Identifier ||
+      (callee.kind === SyntaxKind.PropertyAccessExpression &&
+        (callee as TsMorph.ts.PropertyAccessExpression).name.text === FACTORY)
+    );
+  });
 }
 
 /** Which calls of a module make contracts, and which pass one through. */
@@ -170,6 +189,7 @@ export function createFactoryTracer({ morph, resolve, sourceAt }: SourceProject)
       const callee = call.getExpression();
       return Node.isIdentifier(callee) ? wrappers.get(callee.getText()) : undefined;
     };
+    const candidates = callsThatMayMakeContracts(source, morph);
     const functions: ModuleFunctions = {
       calls: { callsDefineTool, callsFactory, wrapperArgument, factoryNames, ownerOf },
       exported,
@@ -202,11 +222,16 @@ export function createFactoryTracer({ morph, resolve, sourceAt }: SourceProject)
     // The module's own named functions: identity wrappers, and the rest, which may be factories.
     const named = new Map<string, FunctionNode>();
     const ownWrappers = new Map<string, FunctionNode>();
-    for (const fn of [
-      ...source.getDescendantsOfKind(SyntaxKind.FunctionDeclaration),
-      ...source.getDescendantsOfKind(SyntaxKind.ArrowFunction),
-      ...source.getDescendantsOfKind(SyntaxKind.FunctionExpression),
-    ]) {
+    const functionKinds = [
+      SyntaxKind.FunctionDeclaration,
+      SyntaxKind.ArrowFunction,
+      SyntaxKind.FunctionExpression,
+    ];
+    const functionNodes = descendantsOfKinds<FunctionNode>(source, functionKinds);
+    // Declarations first, then arrows, then expressions: a later one of a name takes its place.
+    for (const fn of functionKinds.flatMap((kind) =>
+      functionNodes.filter((node) => node.getKind() === kind),
+    )) {
       const name = nameOf(fn);
       // A function written inside another is that one's business: only a module's own are called by name.
       if (name === undefined || outermostFunction(fn, Node) !== undefined || !fn.getBody()) continue;
@@ -218,10 +243,9 @@ export function createFactoryTracer({ morph, resolve, sourceAt }: SourceProject)
       }
     }
     // A function is a tool factory when it calls defineTool, or (and is not async) another tool factory.
-    const calls = source.getDescendantsOfKind(SyntaxKind.CallExpression);
     for (let added = true; added; ) {
       added = false;
-      for (const call of calls) {
+      for (const call of candidates) {
         const direct = callsDefineTool(call);
         if (!direct && !callsFactory(call)) continue;
         const owner = ownerOf(call) as FunctionNode | undefined;

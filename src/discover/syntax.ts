@@ -43,3 +43,31 @@ export function isDeclaration(node: TsMorph.Node, Node: typeof TsMorph.Node): bo
     Node.isModuleDeclaration(node)
   );
 }
+
+/** ts-morph's wrapper of a compiler node, the one its own methods give (the same object each time). */
+interface WrapsCompilerNodes {
+  _getNodeFromCompilerNode(node: TsMorph.ts.Node): TsMorph.Node;
+}
+
+/**
+ * The descendants of `node` of the given kinds that `keep` accepts, in the order of ts-morph's
+ * `getDescendantsOfKind`. That method walks nested generators (most of discovery's time in a large
+ * file) and wraps every match; a plain walk of the compiler's nodes wraps only what `keep`, which
+ * reads the compiler's node, lets through. The wrapper is ts-morph's own (an internal method of the
+ * pinned version), so that nodes compare equal to those its methods return.
+ */
+export function descendantsOfKinds<T extends TsMorph.Node>(
+  node: TsMorph.Node,
+  kinds: readonly TsMorph.SyntaxKind[],
+  keep: (compilerNode: TsMorph.ts.Node) => boolean = () => true,
+): T[] {
+  const wrapper = node as unknown as WrapsCompilerNodes;
+  const found: T[] = [];
+  const visit = (child: TsMorph.ts.Node): undefined => {
+    if (kinds.includes(child.kind) && keep(child)) found.push(wrapper._getNodeFromCompilerNode(child) as T);
+    child.forEachChild(visit);
+    return undefined;
+  };
+  node.compilerNode.forEachChild(visit);
+  return found;
+}
