@@ -40,14 +40,43 @@ export type DocumentValidator = ((value: unknown) => boolean) & {
   errors?: readonly ValidationError[] | null;
 };
 
-/** Compiles a document for its own dialect (2020-12, or draft-07 where its `$schema` says so). */
+/**
+ * Keywords whose meaning differs between draft-07 and 2020-12, or that name other schemas, as
+ * JSON text finds them: only as a key (a quote inside a string is escaped), a property of that
+ * name included, which only costs a document its sharing. `items` as a list is one of them.
+ */
+const DIALECT_KEYWORDS =
+  /"(\$ref|\$defs|definitions|\$id|\$anchor|\$schema|\$dynamicRef|\$dynamicAnchor|\$recursiveRef|\$recursiveAnchor|\$vocabulary|prefixItems|additionalItems|dependencies|dependentRequired|dependentSchemas|unevaluatedProperties|unevaluatedItems|minContains|maxContains)":|"items":\[/;
+
+/** Compiled validators by what was compiled: tools and their MCP and agent documents often share one. */
+const compiledByText = new Map<string, (value: unknown) => unknown>();
+/** A watcher's run compiles its changed tools' documents: the oldest are forgotten past this many. */
+const COMPILED_KEPT = 2_000;
+
+/**
+ * Compiles a document for its own dialect (2020-12, or draft-07 where its `$schema` says so). A
+ * document with none of the keywords the two dialects read differently means the same in both:
+ * it is compiled once, without its `$schema`, for every document of the same text.
+ */
 export function compileDocument(document: JsonSchema): DocumentValidator {
   validators ??= { draft2020: new Ajv2020(OPTIONS), draft07: new Ajv(OPTIONS) };
-  const ajv = String(document.$schema).includes('draft-07') ? validators.draft07 : validators.draft2020;
-  const validate = ajv.compile(standInSchema(document) as object);
+  const { $schema, ...rest } = standInSchema(document);
+  const body = JSON.stringify(rest);
+  const draft07 = String($schema).includes('draft-07');
+  const neutral = !DIALECT_KEYWORDS.test(body);
+  const key = neutral ? body : `${draft07 ? 'draft-07' : '2020-12'}\u0000${String($schema)}\u0000${body}`;
+  let validate = compiledByText.get(key);
+  if (!validate) {
+    const ajv = draft07 && !neutral ? validators.draft07 : validators.draft2020;
+    validate = ajv.compile((neutral || $schema === undefined ? rest : { $schema, ...rest }) as object);
+    if (compiledByText.size >= COMPILED_KEPT)
+      compiledByText.delete(compiledByText.keys().next().value as string);
+    compiledByText.set(key, validate);
+  }
+  const compiled = validate as ((value: unknown) => boolean) & { errors?: readonly ValidationError[] | null };
   const check: DocumentValidator = (value) => {
-    const valid = validate(standInValue(value)) as boolean;
-    check.errors = validate.errors?.map((error) => ({
+    const valid = compiled(standInValue(value));
+    check.errors = compiled.errors?.map((error) => ({
       ...error,
       instancePath: error.instancePath.replaceAll(STAND_IN, PROTO),
     }));

@@ -68,6 +68,25 @@ function countedElsewhere({ port, signal }: TokenCounter, text: string): number 
  * encoding's tables load on the first count (about 0.2 s), only when a manifest is written.
  */
 export function tokensOf(text: string): number {
+  const known = text.length <= SHORT_TEXT ? shortCounts.get(text) : undefined;
+  if (known !== undefined) return known;
+  const tokens = countedTokens(text);
+  if (text.length <= SHORT_TEXT) {
+    if (shortCounts.size >= SHORT_COUNTS_KEPT) shortCounts.delete(shortCounts.keys().next().value as string);
+    shortCounts.set(text, tokens);
+  }
+  return tokens;
+}
+
+/**
+ * Counts of short texts: each run counts every deferred tool's name and description again (its
+ * first-turn share), which a watcher's run would otherwise ask of the counting thread each time.
+ */
+const shortCounts = new Map<string, number>();
+const SHORT_TEXT = 1_024;
+const SHORT_COUNTS_KEPT = 8_192;
+
+function countedTokens(text: string): number {
   if (counter) {
     const counted = countedElsewhere(counter, text);
     if (typeof counted === 'number') return counted;
