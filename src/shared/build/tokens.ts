@@ -53,14 +53,24 @@ export function prepareTokenCounter(): void {
   counter = { port: port1, signal };
 }
 
-/** The count from the counting thread: null when it threw, undefined when the thread has no tables. */
+/**
+ * The count from the counting thread: null when it threw, undefined when the thread has no tables
+ * or gave no answer in time (a thread that died cannot say so to a thread that waits).
+ */
 function countedElsewhere({ port, signal }: TokenCounter, text: string): number | null | undefined {
   Atomics.store(signal, 1, 0);
   port.postMessage(text);
-  while (Atomics.load(signal, 1) === 0 && Atomics.load(signal, 0) === 0) Atomics.wait(signal, 1, 0);
+  const deadline = Date.now() + ANSWER_WITHIN_MS;
+  while (Atomics.load(signal, 1) === 0 && Atomics.load(signal, 0) === 0) {
+    const left = deadline - Date.now();
+    if (left <= 0) return undefined;
+    Atomics.wait(signal, 1, 0, left);
+  }
   if (Atomics.load(signal, 0) === 1) return undefined;
   return receiveMessageOnPort(port)?.message as number | null;
 }
+// Loading the tables takes about 0.2 s; far past that, the thread is taken as gone.
+const ANSWER_WITHIN_MS = 10_000;
 
 /**
  * The tokens of `text` as OpenAI's o200k_base encoding counts them (the GPT-4o, GPT-5 and o-series
@@ -90,7 +100,7 @@ function countedTokens(text: string): number {
   if (counter) {
     const counted = countedElsewhere(counter, text);
     if (typeof counted === 'number') return counted;
-    // The thread could not load the tables (loading them here reports why), or the count threw.
+    // The thread could not load the tables or is gone (loading them here reports why), or the count threw.
     if (counted === undefined) counter = undefined;
   }
   countTokens ??= (createRequire(import.meta.url)(ENCODING) as { countTokens: CountTokens }).countTokens;
