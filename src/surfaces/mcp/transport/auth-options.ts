@@ -41,7 +41,7 @@ export interface JwtAuthOptions {
 }
 
 /** What a JWT verifier is given: the options, with the defaults filled in. */
-export type JwtVerifierOptions = Omit<JwtAuthOptions, 'jwtVerifier'> & {
+type JwtVerifierOptions = Omit<JwtAuthOptions, 'jwtVerifier'> & {
   readonly clockToleranceSec: number;
   readonly audience: string | readonly string[];
 };

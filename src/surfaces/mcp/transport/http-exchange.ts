@@ -51,7 +51,7 @@ type HttpExchange = <Reply>(port: HttpPort<Reply>, parsedBody?: unknown) => Prom
  * Loads the 2025 exchange, which is the SDK v1: given by the handlers that serve both eras; left
  * out by `toolprep/mcp/fetch`, whose bundle then holds no SDK (decision 0064).
  */
-export type LegacyLoader = () => Promise<{ readonly legacyExchange: typeof legacyExchange }>;
+type LegacyLoader = () => Promise<{ readonly legacyExchange: typeof legacyExchange }>;
 
 /**
  * What a handler loads when a request needs it: the 2025 exchange (the SDK v1) and the JWT
