@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^toolprep\/mcp$/, replacement: fromRoot('./src/surfaces/mcp/index.ts') },
       { find: /^toolprep\/mcp\/web$/, replacement: fromRoot('./src/surfaces/mcp/web.ts') },
       { find: /^toolprep\/mcp\/fetch$/, replacement: fromRoot('./src/surfaces/mcp/fetch.ts') },
+      { find: /^toolprep\/mcp\/jwt$/, replacement: fromRoot('./src/surfaces/mcp/jwt.ts') },
       { find: /^toolprep\/mcp\/server$/, replacement: fromRoot('./src/surfaces/mcp/server.ts') },
       { find: /^toolprep\/mcp\/v2$/, replacement: fromRoot('./src/surfaces/mcp/v2.ts') },
       { find: /^toolprep\/cli$/, replacement: fromRoot('./src/surfaces/cli.ts') },

@@ -61,9 +61,11 @@ afterAll(async () => {
 const fetchOfWorker = (url: string | URL, init?: RequestInit): Promise<Response> =>
   worker.dispatchFetch(String(url), init as never) as unknown as Promise<Response>;
 
-test('the bundle holds no MCP SDK, and toolprep’s fetch handler and the contracts it calls', () => {
+test('the bundle holds no MCP SDK and no jose, and toolprep’s fetch handler and the contracts it calls', () => {
   const files = Object.keys(inputs);
   expect(files.filter((file) => file.includes('node_modules/@modelcontextprotocol/'))).toEqual([]);
+  // Installed here, and left out: the Worker verifies no JWT (decision 0067).
+  expect(files.filter((file) => file.includes('node_modules/jose/'))).toEqual([]);
   expect(files.some((file) => file.endsWith('src/surfaces/mcp/fetch.js'))).toBe(true);
   expect(files.some((file) => file.endsWith('src/tools/files.ts'))).toBe(true);
 });

@@ -9,8 +9,10 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundleServers, packPackages, REPO } from '../../scripts/packages.mjs';
+import { startAuthServer } from '../support/auth-server.js';
 import { CLI, writeFiles } from '../support/fixture-project.js';
 
 /**
@@ -20,7 +22,8 @@ import { CLI, writeFiles } from '../support/fixture-project.js';
  * to install and no path of the server, logging why once. Two builds of the same server: one
  * generated without the SDK (no prepared first answers: the SDK would answer `initialize`), one
  * generated while it was there and run without it (a deploy that dropped it: `initialize` and
- * `tools/list` come from the prepared bytes, the first call is refused).
+ * `tools/list` come from the prepared bytes, the first call is refused). Nor `jose` (decision
+ * 0067): a Worker needs it only when it imports `toolprep/mcp/jwt` to verify JWTs.
  */
 
 const INSTALL = 'npm install @modelcontextprotocol/sdk';
@@ -59,10 +62,12 @@ console.log((server.address() as { port: number }).port);
 `,
 
   // What a server of 2026-07-28 alone imports, for its declarations to be checked: each that
-  // needs the SDK's types would fail here. (The contracts' zod would add a minute of checking.)
+  // needs the SDK's types (or jose's, not installed either) would fail here. (The contracts' zod
+  // would add a minute of checking.)
   'src/declarations.ts': `export { createMcpHttpHandler, serveHttp, serveStdio } from 'toolprep/mcp';
 export { createMcpFetchHandler } from 'toolprep/mcp/web';
 export { createMcpFetchHandler as createModernFetchHandler } from 'toolprep/mcp/fetch';
+export { jwtVerifier } from 'toolprep/mcp/jwt';
 `,
   // A Worker of 2026-07-28 alone, bundled as a Workers build bundles it (decision 0064).
   'src/worker.ts': `import { createMcpFetchHandler } from 'toolprep/mcp/fetch';
@@ -86,6 +91,18 @@ const OUT: Record<Build, string> = {
   'generated without the SDK': 'out/plain',
   'generated with the SDK, run without it': 'out/prepared',
 };
+
+/** A Worker of 2026-07-28 whose callers present JWTs of `issuer`, verified with jose. */
+const JWT_WORKER = (issuer: string) => `import { createMcpFetchHandler } from 'toolprep/mcp/fetch';
+import { jwtVerifier } from 'toolprep/mcp/jwt';
+import { runtime } from './runtime.js';
+
+export default {
+  fetch: createMcpFetchHandler(runtime, { name: 'notes', version: '1.0.0' }, {
+    auth: { issuer: '${issuer}', jwtVerifier, resourceMetadata: { resource: 'http://localhost/mcp' } },
+  }),
+};
+`;
 
 let dir: string;
 let packs: string;
@@ -134,29 +151,101 @@ afterAll(() => {
   for (const folder of [dir, packs]) if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
+/** A Worker's bundle of `entry`, as a Workers build makes it. */
+const bundleWorker = (entry: string, external: string[] = []) =>
+  build({
+    absWorkingDir: dir,
+    stdin: { contents: entry, resolveDir: path.join(dir, 'src'), loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    external,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+
 test('a Worker of toolprep/mcp/fetch bundles without the SDK; one of toolprep/mcp/web cannot', async () => {
-  const bundle = (entry: string) =>
-    build({
-      absWorkingDir: dir,
-      stdin: { contents: entry, resolveDir: path.join(dir, 'src'), loader: 'ts' },
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      conditions: ['workerd', 'worker', 'browser'],
-      // jose, the JWT verifier of `auth.issuer`, is reached by a dynamic import of either entry, so
-      // a bundle needs it installed whether auth is used or not (decision 0064 names it).
-      external: ['jose'],
-      write: false,
-      logLevel: 'silent',
-    });
-  const built = await bundle("export { default } from './worker.js';");
+  const built = await bundleWorker("export { default } from './worker.js';");
   expect(built.errors).toEqual([]);
-  await expect(bundle("export { createMcpFetchHandler } from 'toolprep/mcp/web';")).rejects.toThrow(
+  await expect(bundleWorker("export { createMcpFetchHandler } from 'toolprep/mcp/web';")).rejects.toThrow(
     'Could not resolve "@modelcontextprotocol/sdk',
   );
 });
 
-test('the declarations of toolprep/mcp, toolprep/mcp/web and toolprep/mcp/fetch check without the SDK’s, skipLibCheck off', () => {
+// jose is the JWT verifier of `auth.issuer`, which the web-standard handlers are given from
+// `toolprep/mcp/jwt` (decision 0067): installed for it, and not otherwise.
+describe('jose, not installed here, is needed only by a Worker that imports toolprep/mcp/jwt', () => {
+  test.each([
+    ['toolprep/mcp/fetch', []],
+    // The SDK is the 2025 exchange's, installed with this entry: left to the runtime here, as it is not installed.
+    ['toolprep/mcp/web', ['@modelcontextprotocol/sdk']],
+  ])('a Worker of %s with auth by verify bundles, and holds no jose', async (entry, external) => {
+    const built = await bundleWorker(
+      `import { createMcpFetchHandler } from '${entry}';
+import { runtime } from './runtime.js';
+
+export default {
+  fetch: createMcpFetchHandler(runtime, { name: 'notes', version: '1.0.0' }, {
+    auth: { verify: async () => undefined, resourceMetadata: { resource: 'https://mcp.example.com/mcp', authorizationServers: ['https://auth.example.com'] } },
+  }),
+};`,
+      external,
+    );
+    expect(built.errors).toEqual([]);
+    // The gate is there (its metadata path), and no jose: it is not installed, and nothing asked for it.
+    expect(built.outputFiles[0]?.text).toContain('/.well-known/oauth-protected-resource');
+    expect(Object.keys(built.metafile.inputs).filter((file) => file.includes('jose'))).toEqual([]);
+  });
+
+  test('one that imports toolprep/mcp/jwt asks for jose', async () => {
+    await expect(bundleWorker(JWT_WORKER('https://auth.example.com'))).rejects.toThrow(
+      'Could not resolve "jose"',
+    );
+  });
+});
+
+describe('with jose installed, a Worker verifying JWTs', () => {
+  const jose = () => path.join(dir, 'node_modules/jose');
+  beforeAll(() => symlinkSync(path.join(REPO, 'node_modules/jose'), jose(), 'dir'));
+  afterAll(() => rmSync(jose()));
+
+  test('serves in workerd the caller whose token the issuer signed, and refuses one it did not', async () => {
+    const auth = await startAuthServer();
+    const built = await bundleWorker(JWT_WORKER(auth.issuer));
+    expect(Object.keys(built.metafile.inputs).some((file) => file.includes('node_modules/jose/'))).toBe(true);
+    const worker = new Miniflare({
+      modules: true,
+      script: built.outputFiles[0]?.text ?? '',
+      compatibilityDate: '2026-07-01',
+    });
+    try {
+      const connect = async (token: string) => {
+        const client = modernClient();
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+            fetch: (url, init) =>
+              worker.dispatchFetch(String(url), init as never) as unknown as Promise<Response>,
+            requestInit: { headers: { authorization: `Bearer ${token}` } },
+          }),
+        );
+        return client;
+      };
+      const resource = 'http://localhost/mcp';
+      const client = await connect(await auth.sign({ sub: 'reader' }, resource));
+      await listAndCall(client);
+      await client.close();
+      const another = await auth.sign({ iss: 'https://issuer.example' }, resource);
+      await expect(connect(another).then((refused) => refused.listTools())).rejects.toThrow(/401|iss/);
+    } finally {
+      await worker.dispose();
+      auth.close();
+    }
+  }, 60_000);
+});
+
+test('the declarations of toolprep/mcp, its web, fetch and jwt entries check without the SDK’s or jose’s, skipLibCheck off', () => {
   const checked = spawnSync(
     process.execPath,
     [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', dir],

@@ -6,6 +6,9 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { prepareToolSet } from '@toolprep/build';
 import { defineTool } from 'toolprep';
 import { createMcpHttpHandler, type McpHttpOptions } from 'toolprep/mcp';
+import { createMcpFetchHandler as createModernFetchHandler } from 'toolprep/mcp/fetch';
+import { jwtVerifier } from 'toolprep/mcp/jwt';
+import { createMcpFetchHandler } from 'toolprep/mcp/web';
 import { createToolRuntime } from 'toolprep/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -426,4 +429,54 @@ describe('nothing of the token reaches a hook or a log', () => {
     expect(everything).not.toContain(secret);
     expect(everything).not.toContain('explode-secret-77e1');
   });
+});
+
+describe('the web-standard handlers are given the JWT verifier (decision 0067)', () => {
+  const resource = 'http://localhost/mcp';
+  const handlers = {
+    'toolprep/mcp/web': createMcpFetchHandler,
+    'toolprep/mcp/fetch': createModernFetchHandler,
+  };
+
+  test.each(Object.keys(handlers))(
+    '%s: auth.issuer without auth.jwtVerifier is refused at start, naming the import',
+    (entry) => {
+      const create = handlers[entry as keyof typeof handlers];
+      expect(() =>
+        create(runtime, info, { auth: { issuer: auth.issuer, resourceMetadata: { resource } } }),
+      ).toThrow(
+        "[toolprep] auth.issuer needs auth.jwtVerifier in a web-standard handler: import { jwtVerifier } from 'toolprep/mcp/jwt'",
+      );
+    },
+  );
+
+  test.each(Object.keys(handlers))(
+    '%s: with toolprep/mcp/jwt’s verifier, a token of the issuer lists the caller’s tools; another is refused',
+    async (entry) => {
+      const create = handlers[entry as keyof typeof handlers];
+      const handler = create(runtime, info, {
+        auth: { issuer: auth.issuer, jwtVerifier, resourceMetadata: { resource } },
+      });
+      const connect = async (token: string) => {
+        const client = new Client(info, { versionNegotiation: { mode: { pin: VERSION } } });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(resource), {
+            fetch: (url, init) => handler(new Request(url, init)),
+            requestInit: { headers: { authorization: `Bearer ${token}` } },
+          }),
+        );
+        return client;
+      };
+      const reader = await connect(await auth.sign({ sub: 'reader', scope: 'notes:read' }, resource));
+      expect((await reader.listTools()).tools.map((tool) => tool.name)).toEqual([
+        'status',
+        'whoami',
+        'read_note',
+        'export_notes',
+      ]);
+      await reader.close();
+      const expired = await auth.sign({ sub: 'reader', exp: Math.floor(Date.now() / 1000) - 60 }, resource);
+      await expect(connect(expired).then((client) => client.listTools())).rejects.toThrow(/401|expired/);
+    },
+  );
 });

@@ -32,7 +32,27 @@ export interface JwtAuthOptions {
   readonly clockToleranceSec?: number;
   /** The signing algorithms taken. Default: the asymmetric ones (RS*, PS*, ES*, EdDSA); never `none`. */
   readonly algorithms?: readonly string[];
+  /**
+   * The verifier, `jwtVerifier` of `toolprep/mcp/jwt` (which is `jose`): needed by the
+   * web-standard handlers, whose bundle then holds `jose` because you imported it (decision 0067).
+   * Default in `toolprep/mcp`: loaded with the first token.
+   */
+  readonly jwtVerifier?: JwtVerifier;
 }
+
+/** What a JWT verifier is given: the options, with the defaults filled in. */
+type JwtVerifierOptions = Omit<JwtAuthOptions, 'jwtVerifier'> & {
+  readonly clockToleranceSec: number;
+  readonly audience: string | readonly string[];
+};
+
+/** Makes the check of a token: the caller, or why the token is refused. */
+export type JwtVerifier = (
+  options: JwtVerifierOptions,
+) => (token: string) => Promise<Caller | { refused: string }>;
+
+/** Loads the JWT verifier with the first token: given by the Node handler (decision 0067). */
+export type JwtVerifierLoader = () => Promise<{ readonly jwtVerifier: JwtVerifier }>;
 
 /** A token verified by your own code: the caller, or undefined to refuse it (401 `invalid_token`). */
 export interface VerifyAuthOptions {

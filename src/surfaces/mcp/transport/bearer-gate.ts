@@ -3,7 +3,7 @@ import { isRecord } from '../../../shared/run/is-record.js';
 import type { Asker } from '../modern/method-table.js';
 import { type Caller, type CallerViews, callerViews } from '../service/caller-views.js';
 import { JSON_HEADERS } from '../wire/jsonrpc.js';
-import type { JwtAuthOptions, McpAuthOptions } from './auth-options.js';
+import type { JwtAuthOptions, JwtVerifierLoader, McpAuthOptions } from './auth-options.js';
 import type { HeaderRecord } from './http-port.js';
 
 /**
@@ -42,7 +42,16 @@ export interface BearerGate {
   pass(authorization: string | undefined, body: unknown): Promise<GateOutcome>;
 }
 
-export function bearerGate(runtime: ToolRuntime, auth: McpAuthOptions): BearerGate {
+/**
+ * The gate of `auth`. `loadJwtVerifier` is the Node handler's: without it, `auth.issuer` needs
+ * `auth.jwtVerifier`, so that a bundle of the web-standard handlers holds `jose` only when it is
+ * used (decision 0067).
+ */
+export function bearerGate(
+  runtime: ToolRuntime,
+  auth: McpAuthOptions,
+  loadJwtVerifier?: JwtVerifierLoader,
+): BearerGate {
   const views = callerViews(runtime, auth.withoutScopes);
   const { resourceMetadata } = auth;
   const resource = new URL(resourceMetadata.resource);
@@ -66,7 +75,8 @@ export function bearerGate(runtime: ToolRuntime, auth: McpAuthOptions): BearerGa
   ]);
   const metadataUrl = `${resource.origin}/.well-known/oauth-protected-resource${resourcePath}`;
   const challenge = (parameters: string) => `Bearer ${parameters}resource_metadata="${metadataUrl}"`;
-  const verify = 'verify' in auth ? auth.verify : jwtVerifier(auth, resourceMetadata.resource);
+  const verify =
+    'verify' in auth ? auth.verify : issuerVerify(auth, resourceMetadata.resource, loadJwtVerifier);
 
   const refusal = (
     status: 401 | 403,
@@ -179,21 +189,27 @@ async function verifyRedacted(
   }
 }
 
-/** A verifier of JWTs with `jose`, loaded with the first token. */
-function jwtVerifier(
+/** The check of `auth.issuer`'s JWTs: the verifier given, or the one loaded with the first token. */
+function issuerVerify(
   options: JwtAuthOptions,
   resource: string,
+  loadJwtVerifier: JwtVerifierLoader | undefined,
 ): (token: string) => Promise<Caller | { refused: string }> {
   const tolerance = options.clockToleranceSec ?? 5;
   if (!(tolerance >= 0 && tolerance <= 300))
     throw new Error(
       `[toolprep] auth.clockToleranceSec is ${tolerance}: give 0 to 300 seconds (a token's expiry means little past that)`,
     );
+  const { jwtVerifier, ...given } = options;
+  const verifierOptions = { ...given, clockToleranceSec: tolerance, audience: options.audience ?? resource };
+  if (jwtVerifier) return jwtVerifier(verifierOptions);
+  if (!loadJwtVerifier)
+    throw new Error(
+      "[toolprep] auth.issuer needs auth.jwtVerifier in a web-standard handler: import { jwtVerifier } from 'toolprep/mcp/jwt' and give auth: { issuer, jwtVerifier, resourceMetadata } (with jose installed); a bundle holds jose only then",
+    );
   let verifier: Promise<(token: string) => Promise<Caller | { refused: string }>> | undefined;
   return async (token) => {
-    verifier ??= import('./jwt-verifier.js').then(({ jwtVerify }) =>
-      jwtVerify({ ...options, clockToleranceSec: tolerance, audience: options.audience ?? resource }),
-    );
+    verifier ??= loadJwtVerifier().then((loaded) => loaded.jwtVerifier(verifierOptions));
     // A verifier that could not be made (jose missing) is made again by the next request.
     return (
       await verifier.catch((error: unknown) => {

@@ -18,6 +18,8 @@ export function createMcpFetchHandler(
   info: McpServerInfo,
   options: McpHttpOptions = {},
 ): (request: Request) => Promise<Response> {
-  const exchange = httpExchange(runtime, info, options, () => import('./legacy-exchange.js'));
+  const exchange = httpExchange(runtime, info, options, {
+    legacy: () => import('./legacy-exchange.js'),
+  });
   return (request) => exchange(fetchPort(request));
 }

@@ -19,6 +19,7 @@ import {
   sseEvent,
   TRANSPORT_ERROR,
 } from '../wire/jsonrpc.js';
+import type { JwtVerifierLoader } from './auth-options.js';
 import { type BearerGate, bearerGate, type GatePass } from './bearer-gate.js';
 import type { GroupEndpoints } from './group-endpoints.js';
 import {
@@ -50,11 +51,21 @@ type HttpExchange = <Reply>(port: HttpPort<Reply>, parsedBody?: unknown) => Prom
  * Loads the 2025 exchange, which is the SDK v1: given by the handlers that serve both eras; left
  * out by `toolprep/mcp/fetch`, whose bundle then holds no SDK (decision 0064).
  */
-export type LegacyLoader = () => Promise<{ readonly legacyExchange: typeof legacyExchange }>;
+type LegacyLoader = () => Promise<{ readonly legacyExchange: typeof legacyExchange }>;
+
+/**
+ * What a handler loads when a request needs it: the 2025 exchange (the SDK v1) and the JWT
+ * verifier (`jose`). Each is given by the handlers whose import graph may hold it; a bundle of the
+ * web-standard handlers holds neither unless the user imported it (decisions 0064 and 0067).
+ */
+export interface ExchangeLoaders {
+  readonly legacy?: LegacyLoader;
+  readonly jwtVerifier?: JwtVerifierLoader;
+}
 
 /**
  * The exchange of a runtime's tools over HTTP, its serving made once per handler. Without
- * `loadLegacy`, a 2025 request is refused, naming the handler that serves it. At a group's
+ * `loaders.legacy`, a 2025 request is refused, naming the handler that serves it. At a group's
  * endpoint, `hiddenGroup` is what a caller that sees none of the group's tools is told (with
  * `auth`): what a path that names no group is told, so that the group is not known to it.
  */
@@ -62,16 +73,17 @@ export function httpExchange(
   runtime: ToolRuntime,
   info: McpServerInfo,
   options: McpHttpOptions,
-  loadLegacy?: LegacyLoader,
+  loaders: ExchangeLoaders = {},
   hiddenGroup?: string,
 ): HttpExchange {
+  const loadLegacy = loaders.legacy;
   const sessionOptions = sessionOptionsOf(options);
   // A 2026-07-28 client is answered here, without the `server`: its SDK tools would be missing there.
   if (options.server) refuseSdkToolsOfFactory(options.server);
   if (options.groupEndpoints) checkGroupEndpoints(runtime, options);
   // The group endpoints load with the first request, when they are on.
   let endpoints: Promise<GroupEndpoints<HttpExchange>> | undefined;
-  const gate = options.auth ? bearerGate(runtime, options.auth) : undefined;
+  const gate = options.auth ? bearerGate(runtime, options.auth, loaders.jwtVerifier) : undefined;
   checkAccess(runtime, options, gate);
   // A feature server answers server/discover, where the groups extension cannot be declared: tools/list stays flat.
   const modern = modernServing(
@@ -101,7 +113,7 @@ export function httpExchange(
         groupEndpoints(
           runtime,
           (view, noGroup) =>
-            httpExchange(view, info, { ...options, groupEndpoints: false }, loadLegacy, noGroup),
+            httpExchange(view, info, { ...options, groupEndpoints: false }, loaders, noGroup),
           { nameGroups: !gate },
         ),
       );

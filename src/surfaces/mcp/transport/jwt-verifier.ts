@@ -1,22 +1,17 @@
 import { createRemoteJWKSet, errors, jwtVerify as verifyJwt } from 'jose';
-import type { Caller } from '../service/caller-views.js';
-import type { JwtAuthOptions } from './auth-options.js';
+import type { JwtAuthOptions, JwtVerifier } from './auth-options.js';
 
 /**
  * JWT access tokens verified with `jose` against the issuer's keys: the signature (asymmetric
  * algorithms only, so neither `none` nor a key guessed from the token), the issuer, the audience,
- * and `exp` (required) within the clock tolerance. Loaded by the first token a handler with `auth`
- * sees, so a server without it never loads `jose`.
+ * and `exp` (required) within the clock tolerance. The Node handler loads it with the first token
+ * it sees; the web-standard handlers are given it (`toolprep/mcp/jwt`), so that a bundle holds
+ * `jose` only when the server verifies JWTs (decision 0067).
  */
 
 const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
-type Options = JwtAuthOptions & {
-  readonly clockToleranceSec: number;
-  readonly audience: string | readonly string[];
-};
-
-export function jwtVerify(options: Options): (token: string) => Promise<Caller | { refused: string }> {
+export const jwtVerifier: JwtVerifier = (options) => {
   let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
   const keysOnce = () => {
     if (!keys) {
@@ -48,7 +43,7 @@ export function jwtVerify(options: Options): (token: string) => Promise<Caller |
       return { refused };
     }
   };
-}
+};
 
 /** The scopes of a token: `scope` (RFC 9068, space-separated) or `scp` (a list, as some issuers write it). */
 function scopesOf(payload: Record<string, unknown>): string[] {

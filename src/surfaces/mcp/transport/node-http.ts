@@ -21,7 +21,11 @@ export function createMcpHttpHandler(
   info: McpServerInfo,
   options: McpHttpOptions = {},
 ): (request: IncomingMessage, response: ServerResponse, parsedBody?: unknown) => Promise<void> {
-  const exchange = httpExchange(runtime, info, options, () => import('./legacy-exchange.js'));
+  const exchange = httpExchange(runtime, info, options, {
+    legacy: () => import('./legacy-exchange.js'),
+    // Node resolves jose when the first token comes, so `auth.issuer` alone is enough here.
+    jwtVerifier: () => import('./jwt-verifier.js'),
+  });
   return async (request, response, parsedBody) => {
     await exchange(nodePort(request, response), parsedBody);
   };
