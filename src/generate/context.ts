@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { StaleReport } from '../emit/compare.js';
 import { isViewFile, removeStaleViewFiles, staleViewFiles } from '../emit/views.js';
+import { walksModulePath } from '../emit/walks-module.js';
 import { TEMPORARY_SUFFIX, writeChangedFiles } from '../emit/write-files.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { prepareExtension } from '../prepare/extension.js';
@@ -195,6 +196,7 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
       const { module, manifest } = project.config;
       return (
         absolute === path.resolve(root, module) ||
+        absolute === path.resolve(root, walksModulePath(module)) ||
         absolute === path.resolve(root, manifest) ||
         isViewFile(absolute)
       );

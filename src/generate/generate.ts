@@ -7,6 +7,7 @@ import { type ContractRef, findContracts } from '../discover/find-contracts.js';
 import { GROUP_INDEX_FILES, groupFolderDescription } from '../discover/group-folders.js';
 import { byName, emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
+import { emitWalksModule, walksModulePath } from '../emit/walks-module.js';
 import type { GeneratedFile } from '../emit/write-files.js';
 import { type LoadedModule, type LoadFailure, loadModules } from '../load/load-modules.js';
 import { captureProjectHandshake } from '../load/mcp-handshake.js';
@@ -294,11 +295,13 @@ export async function generateProject(
     },
     state.moduleTexts,
   );
+  const walksText = emitWalksModule(found, state.moduleTexts);
   endGeneration(state);
   const generated = {
     files: [
       { path: config.manifest, text: manifestText },
       { path: config.module, text: moduleText },
+      { path: walksModulePath(config.module), text: walksText },
       ...built.files,
     ],
     manifest,

@@ -3,6 +3,7 @@ import { glob } from 'tinyglobby';
 import { loadConfigFile, resolveConfigFile } from '../config/config-file.js';
 import { type ResolvedToolprepConfig, resolveOptions, type ToolprepConfig } from '../config/options.js';
 import { VIEWS_FOLDER } from '../emit/views.js';
+import { walksModulePath } from '../emit/walks-module.js';
 import { fileStamp, type StampOf, stampsOfOneRun } from '../shared/build/file-stamp.js';
 import { type Problem, ToolprepError } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
@@ -57,7 +58,13 @@ export async function resolveProject(options: ProjectOptions, state: ConfigMemo)
     options.inline,
     configFile ? projectPath(root, configFile) : 'options',
   );
-  const ignore = [...config.exclude, config.module, config.manifest, `**/${VIEWS_FOLDER}/**`];
+  const ignore = [
+    ...config.exclude,
+    config.module,
+    walksModulePath(config.module),
+    config.manifest,
+    `**/${VIEWS_FOLDER}/**`,
+  ];
   const matches = await Promise.all(
     config.include.map((pattern) => glob(pattern, { cwd: root, ignore, absolute: true })),
   );

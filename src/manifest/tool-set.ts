@@ -20,10 +20,11 @@ export interface PreparedToolSet {
   /** Loads a tool's contract, on its first call only. */
   readonly load: { readonly [name: string]: () => unknown };
   /**
-   * Each tool's plan walk, written as code by the build (decision 0055). A tool without one (a set
+   * Each tool's plan walk, written as code by the build (decision 0055), or the import of the
+   * module that holds them, made on the first call (decision 0063). A tool without one (a set
    * made at run time by `prepareToolSet`) is walked by closures, loaded on its first call.
    */
-  readonly walks?: { readonly [name: string]: PlanWalkFactory };
+  readonly walks?: PlanWalkFactories | (() => Promise<{ readonly walks: PlanWalkFactories }>);
   /** One per schema library the contracts and the extension keys use: `zod4` from `toolprep/runtime/zod4`. */
   readonly adapters: readonly RuntimeAdapter[];
   /** What the project's MCP SDK answers first, captured at build time; absent without the SDK. */
@@ -32,6 +33,11 @@ export interface PreparedToolSet {
   readonly search?: PreparedSearch;
   /** The views (MCP Apps) built with the tools, current versions and those still kept; absent: none. */
   readonly views?: readonly PreparedView[];
+}
+
+/** Each tool's walk factory, by tool name: what the generated walks module exports as `walks`. */
+export interface PlanWalkFactories {
+  readonly [name: string]: PlanWalkFactory;
 }
 
 /** A view as built: one self-contained HTML document, addressed by its digest. */

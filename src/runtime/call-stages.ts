@@ -114,7 +114,9 @@ async function importContract(served: Served, tool: PreparedTool): Promise<Loade
 
 /** The walks the build wrote for the tool; closures, loaded now, for a tool set made at run time. */
 async function walksOf(served: Served, tool: PreparedTool): Promise<PlanWalks> {
-  const generated = served.walks && getOwn(served.walks, tool.name);
+  // A module generated since decision 0063 imports its walks on the first call; before, it held them.
+  const factories = typeof served.walks === 'function' ? (await served.walks()).walks : served.walks;
+  const generated = factories && getOwn(factories, tool.name);
   if (generated) return generated(PLAN_WALK_HELPERS);
   const { closureWalks } = await import('./plan-closures.js');
   return closureWalks(tool.plan, stepsIndexesOf(tool));

@@ -1,8 +1,16 @@
 export { isToolContent, type ResultPart, type ToolContent } from '../contract/results.js';
+// The generated module's reader of its two texts of the prepared tools (decision 0063).
+export { preparedToolsOf } from '../manifest/later-parts.js';
 export type { ListCheck, Plan, PlanNode, Position, ValueCheck } from '../manifest/plan.js';
 export type { PreparedTool, PresentationDocuments, ToolView } from '../manifest/prepared-tool.js';
 export type { PreparedSearch } from '../manifest/search-index.js';
-export type { PreparedHandshake, PreparedToolSet, PreparedView, ViewCsp } from '../manifest/tool-set.js';
+export type {
+  PlanWalkFactories,
+  PreparedHandshake,
+  PreparedToolSet,
+  PreparedView,
+  ViewCsp,
+} from '../manifest/tool-set.js';
 export type { JsonSchema } from '../shared/json-schema/schema.js';
 export { CoercionRefusal } from './json-text.js';
 export {

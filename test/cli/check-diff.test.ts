@@ -44,9 +44,10 @@ describe('toolprep check shows the difference per tool, and summarises the gener
     expect(changed).toContain('+      "name": "a_tag_notes",');
     // The name, and what follows from it (the digest, the sizes): not the tool's 100-odd lines.
     expect(changed.length).toBeLessThan(12);
-    // Only the renamed tool, the totals beside the tools and the module (which carries them) differ.
+    // Only the renamed tool, the totals beside the tools and the modules (which carry them) differ.
     expect([...found.keys()].sort()).toEqual([
       'src/toolprep.gen.ts',
+      'src/toolprep.gen.walks.ts',
       'toolprep.manifest.json (beside the tools)',
       'toolprep.manifest.json (tool a_tag_notes)',
     ]);
@@ -222,7 +223,7 @@ describe('toolprep check at scale: a shared change once, the tokens before and a
     expect(verbose.stdout).toContain(
       `  ~ field repo: description changed, in 35 tools: ${repoTools.join(', ')}\n`,
     );
-    // The generated module's diff (the changed plans' walks among it) is printed whole by both.
+    // The generated modules' diffs (the changed plans' walks among them) are printed whole by both.
     expect(check.stdout.split('\n').length * 3).toBeLessThan(verbose.stdout.split('\n').length);
   });
 

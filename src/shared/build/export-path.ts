@@ -1,6 +1,13 @@
 /** A name JavaScript takes as a property name after a dot, or as a key without quotes. */
 export const isIdentifier = (name: string): boolean => /^[A-Za-z_$][\w$]*$/.test(name);
 
+/**
+ * A name as an object literal's own key: bare when it can be, quoted, and computed for
+ * `__proto__` (which, written `__proto__: value`, sets the prototype instead).
+ */
+export const ownKeyOf = (name: string): string =>
+  name === '__proto__' ? '["__proto__"]' : isIdentifier(name) ? name : JSON.stringify(name);
+
 /** A property access as written after a value: `.readFiles`, `["read-file"]`, `[0]`. */
 function accessOf(key: string | number): string {
   if (typeof key === 'number') return `[${key}]`;
