@@ -97,7 +97,10 @@ export function toolPages<Request extends { readonly id: Id; readonly params: Re
     if ('error' in listed) return kit.callError(id, listed.error);
     let text = pageTexts.get(listed);
     if (text === undefined) {
-      text = JSON.stringify({ resultType: 'complete', ...listed.page, ...kit.cache, _meta: kit.resultMeta });
+      // `{ resultType: 'complete', ...page, ...cache, _meta }` written around the page's own text,
+      // which the service made once: the tools are not serialised again.
+      const after = JSON.stringify({ ...kit.cache, _meta: kit.resultMeta }).slice(1);
+      text = `{"resultType":"complete",${listed.text.slice(1, -1)},${after}`;
       pageTexts.set(listed, text);
     }
     return { status: 200, body: responseText(id, text) };
