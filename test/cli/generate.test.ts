@@ -40,7 +40,7 @@ describe('toolprep generate and check on the fixture project', () => {
     const generated = fixture.cli('generate');
     expect(generated.status).toBe(0);
     expect(generated.stdout).toMatch(
-      /^\[toolprep\] generate: 10 files scanned, 8 tools found in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts\n$/,
+      /^\[toolprep\] generate: 10 files scanned, 8 tools found in \d+ ms; wrote toolprep\.manifest\.json, src\/toolprep\.gen\.ts, src\/toolprep\.gen\.walks\.ts\n$/,
     );
     expect(generated.stderr).toBe(
       '[toolprep] warning: src/tools/notes.ts:19: defineTool() result is not exported, so it is not a tool: export it, or remove it\n',

@@ -53,7 +53,7 @@ function observedProject() {
   return { fixture, generate };
 }
 
-const OUTPUTS = ['toolprep.manifest.json', 'src/toolprep.gen.ts'];
+const OUTPUTS = ['toolprep.manifest.json', 'src/toolprep.gen.ts', 'src/toolprep.gen.walks.ts'];
 
 describe('a run where nothing changed', () => {
   test('loads neither ts-morph nor any contract, and reports and writes what the last run did', () => {

@@ -5,7 +5,7 @@ import { type BundlerName, bundlers } from '../support/bundlers.js';
 import { copyFixture, type FixtureProject } from '../support/fixture-project.js';
 import { runRecordingModules } from '../support/record-modules.js';
 
-const OUTPUTS = ['toolprep.manifest.json', 'src/toolprep.gen.ts'];
+const OUTPUTS = ['toolprep.manifest.json', 'src/toolprep.gen.ts', 'src/toolprep.gen.walks.ts'];
 let reference: FixtureProject;
 beforeAll(() => {
   reference = copyFixture('project');
