@@ -30,7 +30,7 @@ const HELPER_NAMES = [
   'hasNullValue',
   'isOneValueText',
   'tooDeep',
-  'hasOwn',
+  'withRepairedField',
 ] as const;
 
 /**
@@ -40,6 +40,7 @@ const HELPER_NAMES = [
 export function emitPlanWalk(plan: Plan, indexes: readonly number[]): string {
   const constants = new Map<string, string>();
   const functions = new Map<string, string>();
+  const bySource = new Map<string, string>();
   let names = 0;
   const constant = (source: string) => {
     const known = constants.get(source);
@@ -56,7 +57,7 @@ export function emitPlanWalk(plan: Plan, indexes: readonly number[]): string {
     const masked = index & mask;
     const known = byMasked.get(masked);
     if (known) return known;
-    const visit = emitWalk(plan, stepsOf(masked), { constant, fresh, functions });
+    const visit = emitWalk(plan, stepsOf(masked), { constant, fresh, functions, bySource });
     byMasked.set(masked, visit);
     return visit;
   };
@@ -66,13 +67,16 @@ export function emitPlanWalk(plan: Plan, indexes: readonly number[]): string {
   const returned = `return [${walks.join(', ')}];`;
   // Only what the walks reach is written: a strict \`tsconfig\` refuses a function never called.
   const reached = reachedFrom(returned, functions);
-  const used = (name: string) =>
-    reached.some((reachedName) => mentions(functions.get(reachedName) ?? '', name));
-  const lines = [
-    ...[...constants].filter(([, name]) => used(name)).map(([source, name]) => `const ${name} = ${source};`),
-    ...reached.map((name) => functions.get(name) ?? ''),
-    returned,
-  ];
+  const written = reached.map((name) => functions.get(name) ?? '');
+  // A constant is written where a function reads it, or a later constant does (the steps).
+  const read: string[] = [];
+  let reading = written.join('\n');
+  for (const [source, name] of [...constants].reverse())
+    if (mentions(reading, name)) {
+      read.unshift(`const ${name} = ${source};`);
+      reading += `\n${source}`;
+    }
+  const lines = [...read, ...written, returned];
   const helpers = HELPER_NAMES.filter((name) => lines.some((line) => mentions(line, name)));
   if (helpers.length > 0) lines.unshift(`const { ${helpers.join(', ')} } = helpers;`);
   const body = lines.flatMap((line) => line.split('\n')).filter((line) => line.trim() !== '');
@@ -123,24 +127,37 @@ interface Source {
   readonly fresh: (prefix: string) => string;
   /** Each function's source, by its name. */
   readonly functions: Map<string, string>;
+  /** Each function's name, by its source without the name: a function emitted twice is written once. */
+  readonly bySource: Map<string, string>;
 }
 
 /** One walk's functions, added to `functions`; returns the name of its root's visit. */
-function emitWalk(plan: Plan, steps: Steps, { constant, fresh, functions }: Source): string {
+function emitWalk(plan: Plan, steps: Steps, { constant, fresh, functions, bySource }: Source): string {
   const shared = new Map<string, Emitted>();
-  const stepsSource = JSON.stringify(steps);
+  // The steps, written once for every leaf step made with them.
+  const stepsSource = constant(JSON.stringify(steps));
   const literal = (value: unknown) => JSON.stringify(value);
   // JSON for the helpers, typed as the manifest's own literal types.
   const data = (value: unknown) => `${JSON.stringify(value)} as const`;
-  /** A function of `value` and `walk`, its parameter named unused where the body never walks. */
-  const define = (name: string, value: string, body: string) =>
-    functions.set(
-      name,
-      `function ${name}(${value}: any, ${mentions(body, 'walk') ? 'walk' : '_walk'}: any): any {\n${body
-        .split('\n')
-        .map((line) => `  ${line.trim()}`)
-        .join('\n')}\n}`,
-    );
+  /**
+   * A function of `value` and `walk`, its parameter named unused where the body never walks; its
+   * name: `prefix` and a number, or the name of a function written before with the same source
+   * (many nodes of a plan, and the walks of its steps indexes, compile to the same text). A
+   * definition's `name` is given: it was handed out before its body was made.
+   */
+  const define = (prefix: string, value: string, body: string, name?: string): string => {
+    const source = `(${value}: any, ${mentions(body, 'walk') ? 'walk' : '_walk'}: any): any {\n${body
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => `  ${line.trim()}`)
+      .join('\n')}\n}`;
+    const known = name === undefined ? bySource.get(source) : undefined;
+    if (known) return known;
+    const defined = name ?? fresh(prefix);
+    functions.set(defined, `function ${defined}${source}`);
+    if (name === undefined) bySource.set(source, defined);
+    return defined;
+  };
 
   const emit = (node: PlanNode): Emitted => {
     if (node.ref !== undefined) return emitShared(node.ref);
@@ -149,14 +166,12 @@ function emitWalk(plan: Plan, steps: Steps, { constant, fresh, functions }: Sour
     const text =
       (fold ? steps.caseFold : parse || scalar || refuse) &&
       constant(`text(${data({ parse, scalar, refuse, fold })}, ${stepsSource})!`);
-    const emitted = {
+    const parts = {
       text: text ? textSource(node, text) : undefined,
       structure,
       lone: node.lone && emitLone(node.lone, structure),
-      visit: fresh('visit'),
     };
-    define(emitted.visit, 'value', visitSource(emitted));
-    return emitted;
+    return { ...parts, visit: define('visit', 'value', visitSource(parts)) };
   };
 
   /** A definition, emitted once; its name is taken first, so that a recursive one can call itself. */
@@ -169,19 +184,17 @@ function emitWalk(plan: Plan, steps: Steps, { constant, fresh, functions }: Sour
     const reference = { text: `${visit}(value, walk)`, structure: visit, lone: visit, visit };
     shared.set(name, reference);
     const target = emit(definition);
-    define(visit, 'value', `return ${target.visit}(value, walk);`);
+    define('shared', 'value', `return ${target.visit}(value, walk);`, visit);
     return reference;
   };
 
   const emitLone = (check: NonNullable<PlanNode['lone']>, structure: string | undefined): string => {
-    const name = fresh('lone');
     const repaired = structure ? `${structure}(list, walk)` : 'list';
-    define(
-      name,
+    return define(
+      'lone',
       'value',
       `const list = [value], repaired = ${repaired}; return listAccepted(${constant(data(check))}, repaired, walk) ? repaired : value;`,
     );
-    return name;
   };
 
   const emitStructure = (node: PlanNode): string | undefined => {
@@ -192,21 +205,18 @@ function emitWalk(plan: Plan, steps: Steps, { constant, fresh, functions }: Sour
       fields: emitFields,
     });
     if (single) return onArray ?? onObject;
-    const name = fresh('structure');
-    define(
-      name,
+    return define(
+      'structure',
       'value',
       `${sides.map((side) => `value = ${side}(value, walk);`).join(' ')}
 if (Array.isArray(value)) return ${onArray ? `${onArray}(value, walk)` : 'value'};
 return ${onObject ? `${onObject}(value, walk)` : 'value'};`,
     );
-    return name;
   };
 
   const emitVariants = (tag: string, variants: NonNullable<PlanNode['variants']>): string | undefined => {
     const structures = variants.map(({ node }) => emit(node).structure);
     if (!structures.some((structure) => structure)) return undefined;
-    const name = fresh('variants');
     const walkVariant = (index: number) =>
       structures[index] ? `return ${structures[index]}(record, walk);` : 'return record;';
     // The first variant listing a tag takes it; tags JSON can write are matched by a switch.
@@ -223,15 +233,14 @@ return ${onObject ? `${onObject}(value, walk)` : 'value'};`,
     // Any other tag (or, with `caseFold`, a tag in another case) is the variant the picker finds.
     const pick = constant(`picker(${data(variants.map(({ tags }) => ({ tags })))}, ${stepsSource})`);
     const picked = `switch (${pick}(tag)) { ${structures.map((_, index) => `case ${index}: ${walkVariant(index)}`).join(' ')} }`;
-    define(
-      name,
+    return define(
+      'variants',
       'record',
       `if (Array.isArray(record)) return record; const tag = record[${literal(tag)}];
 ${allLiteral ? `switch (tag) { ${[...cases.values()].join(' ')} }` : ''}
 ${!allLiteral || steps.caseFold ? picked : ''}
 return record;`,
     );
-    return name;
   };
 
   const emitItems = (node: PlanNode): string | undefined => {
@@ -243,15 +252,13 @@ return record;`,
     const body = tuple.length
       ? `switch (index) { ${tuple.map((item, index) => `case ${index}: ${walkItem(item)} break;`).join(' ')} default: ${walkItem(rest)} }`
       : walkItem(rest);
-    const name = fresh('items');
-    define(
-      name,
+    return define(
+      'items',
       'value',
       `if (!Array.isArray(value)) return value; ${declare(body, ['result', 'item', 'repaired'])}
 for (let index = 0; index < value.length; index++) { ${/\bitem\b/.test(body) ? 'item = value[index]; ' : ''}${body} }
 return ${/\bresult\b/.test(body) ? 'result ?? ' : ''}value;`,
     );
-    return name;
   };
 
   const emitFields = (node: PlanNode): string | undefined => {
@@ -262,11 +269,9 @@ return ${/\bresult\b/.test(body) ? 'result ?? ' : ''}value;`,
     const nullAbsent = steps.nullAbsent ? node.nullAbsent : undefined;
     const beyond = steps.nullAbsent && node.nullAbsentBeyond ? node.nullAbsentBeyond : undefined;
     if (walked.length === 0 && !rest && !nullAbsent && !beyond) return undefined;
-    // The caller's object is copied on the first repair, a copy of ours repaired in place; an
-    // inherited value is walked as Zod will read it, but only an own one is replaced. The copy
-    // holds the key as its own, so assigning it sets that key, even `__proto__`.
-    const replace = (key: string) =>
-      `if (hasOwn(record, ${key})) { if (result === value) result = { ...record }; result[${key}] = repaired; }`;
+    // The caller's object copied on the first repair, and only an own key replaced: a helper, as
+    // a repair is rare and its code the same for every field.
+    const replace = (key: string) => `result = withRepairedField(result, value, record, ${key}, repaired);`;
     const fields = walked.map(([key, field]) => {
       const name = literal(key);
       return `field = record[${name}]; ${childSource(field, 'field', name, replace(name))}`;
@@ -281,7 +286,6 @@ return ${/\bresult\b/.test(body) ? 'result ?? ' : ''}value;`,
     const removeNulls = anyNull
       ? `if (${anyNull}) record = withoutAbsentNulls(record, ${nullAbsent ? constant(data(nullAbsent)) : 'undefined'}, ${beyond ? constant(`new Set(${literal(beyond)})`) : 'undefined'});`
       : '';
-    const name = fresh('fields');
     // Declared fields in the schema's order, then the other keys in the arguments' order: the
     // reference walks the same way, so both name the same field first.
     const declared = restWalk && constant(`new Set(${literal(Object.keys(node.fields ?? {}))})`);
@@ -289,15 +293,14 @@ return ${/\bresult\b/.test(body) ? 'result ?? ' : ''}value;`,
       ? `for (const key of Object.keys(record)) { if (${declared}.has(key)) continue; field = record[key]; ${restWalk} }`
       : '';
     const walks = `${fields.join('\n')}\n${others}`;
-    define(
-      name,
+    return define(
+      'fields',
       'value',
       `if (Array.isArray(value)) return value; ${removeNulls ? 'let' : 'const'} record = value; ${removeNulls}
 let result = record; ${declare(walks, ['field', 'repaired'])}
 ${walks}
 return result;`,
     );
-    return name;
   };
 
   return emit(plan.root).visit;
@@ -329,7 +332,8 @@ function jsonLiteral(value: unknown): string | undefined {
 function childSource(node: Emitted | undefined, value: string, key: string, onRepaired: string): string {
   const guard = node && guardOf(node, value);
   if (!node || !guard) return '';
-  return `if (${guard}) { walk.path.push(${key}); repaired = ${node.visit}(${value}, walk); walk.path.pop(); if (repaired !== ${value}) ${onRepaired} }`;
+  const visit = `walk.path.push(${key}); repaired = ${node.visit}(${value}, walk); walk.path.pop(); if (repaired !== ${value}) ${onRepaired}`;
+  return guard === 'true' ? visit : `if (${guard}) { ${visit} }`;
 }
 
 function guardOf({ text, structure, lone }: Emitted, value: string): string | undefined {
@@ -342,11 +346,19 @@ function guardOf({ text, structure, lone }: Emitted, value: string): string | un
 }
 
 /** A node's visit: the depth checked, then text, a lone value or structure, as `visit` in the closures. */
-function visitSource({ text, structure, lone }: Emitted): string {
-  const onText = lone ? `isOneValueText(value) ? ${lone}(value, walk) : value` : 'value';
-  return `if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-if (typeof value === 'string') { ${text ? `value = ${text}; if (typeof value === 'string') ` : ''}return ${onText}; }
-if (typeof value !== 'object' || value === null) return ${lone ? `value != null ? ${lone}(value, walk) : value` : 'value'};
-${lone ? `if (!Array.isArray(value)) return ${lone}(value, walk);` : ''}
+function visitSource({ text, structure, lone }: Omit<Emitted, 'visit'>): string {
+  const depth = 'if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);';
+  // Without a lone-value repair, what text becomes is what the node returns, and structure only
+  // an object (or array) reaches.
+  if (!lone && !structure)
+    return `${depth}\nreturn ${text ? `typeof value === 'string' ? ${text} : ` : ''}value;`;
+  if (!lone)
+    return `${depth}
+${text ? `if (typeof value === 'string') { value = ${text}; if (typeof value === 'string') return value; }` : ''}
+return typeof value === 'object' && value !== null ? ${structure}(value, walk) : value;`;
+  return `${depth}
+if (typeof value === 'string') { ${text ? `value = ${text}; if (typeof value === 'string') ` : ''}return isOneValueText(value) ? ${lone}(value, walk) : value; }
+if (typeof value !== 'object' || value === null) return value != null ? ${lone}(value, walk) : value;
+if (!Array.isArray(value)) return ${lone}(value, walk);
 return ${structure ? `${structure}(value, walk)` : 'value'};`;
 }

@@ -52,7 +52,15 @@ export interface PlanWalkHelpers {
   readonly hasNullValue: (record: Record<string, unknown>) => boolean;
   readonly isOneValueText: (text: string) => boolean;
   readonly tooDeep: (path: readonly (string | number)[], maxDepth: number) => Error;
+  /** Read by walks generated before decision 0068, until they are generated again. */
   readonly hasOwn: (record: object, key: PropertyKey) => boolean;
+  readonly withRepairedField: (
+    result: Record<string, unknown>,
+    value: unknown,
+    record: Record<string, unknown>,
+    key: string,
+    repaired: unknown,
+  ) => Record<string, unknown>;
 }
 
 /** A tool's entry in the generated module's `walks`: run once, on the tool's first call. */

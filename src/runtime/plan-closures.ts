@@ -8,10 +8,9 @@ import {
   structureParts,
   type Walk,
 } from '../manifest/plan-walk.js';
-import { setOwn } from '../shared/run/own-property.js';
 import { withoutAbsentNulls } from './inverse.js';
 import { isOneValueText, tooDeep } from './json-text.js';
-import { compileText, listAccepted, variantPicker } from './plan-steps.js';
+import { compileText, listAccepted, variantPicker, withRepairedField } from './plan-steps.js';
 
 /**
  * A plan compiled into closures that walk arguments by it: the walk of a plan made at run time
@@ -199,8 +198,5 @@ function repairField(
 ): Record<string, unknown> {
   const field = record[key];
   const repaired = visitChild(node, field, key, walk);
-  if (repaired === field || !Object.hasOwn(record, key)) return result;
-  const owned = result === value ? { ...record } : result;
-  setOwn(owned, key, repaired);
-  return owned;
+  return repaired === field ? result : withRepairedField(result, value, record, key, repaired);
 }

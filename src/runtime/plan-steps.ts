@@ -1,5 +1,6 @@
 import type { ListCheck } from '../manifest/plan.js';
 import type { PlanWalkHelpers, Steps, TextNode, Walk } from '../manifest/plan-walk.js';
+import { setOwn } from '../shared/run/own-property.js';
 import { caseFolder, sameIgnoringCase, withoutAbsentNulls } from './inverse.js';
 import { isOneValueText, jsonKind, listAsText, NOT_JSON, parseJsonText, tooDeep } from './json-text.js';
 import { listCheckAccepts } from './value-check.js';
@@ -68,6 +69,24 @@ function hasNullValue(record: Record<string, unknown>): boolean {
   return false;
 }
 
+/**
+ * `result` with its field `key` repaired, the caller's `value` copied on the first repair (a copy
+ * of ours is repaired in place); unchanged where the key is inherited: walked as Zod will read it,
+ * but only an own key is replaced.
+ */
+export function withRepairedField(
+  result: Record<string, unknown>,
+  value: unknown,
+  record: Record<string, unknown>,
+  key: string,
+  repaired: unknown,
+): Record<string, unknown> {
+  if (!Object.hasOwn(record, key)) return result;
+  const owned = result === value ? { ...record } : result;
+  setOwn(owned, key, repaired);
+  return owned;
+}
+
 export const PLAN_WALK_HELPERS: PlanWalkHelpers = {
   text: compileText,
   picker: variantPicker,
@@ -77,4 +96,5 @@ export const PLAN_WALK_HELPERS: PlanWalkHelpers = {
   isOneValueText,
   tooDeep,
   hasOwn: Object.hasOwn,
+  withRepairedField,
 };
