@@ -8,230 +8,213 @@ import type { PlanWalkFactories } from 'toolprep/runtime';
 
 export const walks: PlanWalkFactories = {
   delete_notes: (helpers) => {
-    const { text, tooDeep, hasOwn } = helpers;
-    const k1 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, {"nullAbsent":false,"caseFold":false})!;
-    const k2 = text({"parse":["object"]} as const, {"nullAbsent":false,"caseFold":false})!;
+    const { text, tooDeep, withRepairedField } = helpers;
+    const k0 = {"nullAbsent":false,"caseFold":false};
+    const k2 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, k0)!;
+    const k3 = text({"parse":["object"]} as const, k0)!;
     function visit1(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return value;
+      return typeof value === 'string' ? k2(value, walk) : value;
     }
     function fields2(value: any, walk: any): any {
       if (Array.isArray(value)) return value; const record = value;
       let result = record; let field: any, repaired: any;
-      field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) if (hasOwn(record, "paths")) { if (result === value) result = { ...record }; result["paths"] = repaired; } }
+      field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "paths", repaired); }
       return result;
     }
     function visit3(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return fields2(value, walk);
+      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
+      return typeof value === 'object' && value !== null ? fields2(value, walk) : value;
     }
     return [visit3, undefined, undefined, undefined];
   },
   edit_note: (helpers) => {
-    const { text, picker, tooDeep, hasOwn } = helpers;
-    const k0 = text({"fold":["append"]} as const, {"nullAbsent":false,"caseFold":true})!;
-    const k1 = text({"parse":["object"]} as const, {"nullAbsent":false,"caseFold":true})!;
-    const k2 = text({"fold":["replace"]} as const, {"nullAbsent":false,"caseFold":true})!;
-    const k3 = text({"fold":["rename"]} as const, {"nullAbsent":false,"caseFold":true})!;
-    const k4 = picker([{"tags":["append"]},{"tags":["replace"]},{"tags":["rename"]}] as const, {"nullAbsent":false,"caseFold":true});
+    const { text, picker, tooDeep, withRepairedField } = helpers;
+    const k0 = {"nullAbsent":false,"caseFold":true};
+    const k1 = text({"fold":["append"]} as const, k0)!;
+    const k2 = text({"parse":["object"]} as const, k0)!;
+    const k3 = text({"fold":["replace"]} as const, k0)!;
+    const k4 = text({"fold":["rename"]} as const, k0)!;
+    const k5 = picker([{"tags":["append"]},{"tags":["replace"]},{"tags":["rename"]}] as const, k0);
     function visit0(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = (value === "append" ? value : k0(value, walk)); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return value;
+      return typeof value === 'string' ? (value === "append" ? value : k1(value, walk)) : value;
     }
     function fields1(value: any, walk: any): any {
       if (Array.isArray(value)) return value; const record = value;
       let result = record; let field: any, repaired: any;
-      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) if (hasOwn(record, "action")) { if (result === value) result = { ...record }; result["action"] = repaired; } }
+      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
       return result;
     }
     function visit3(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = (value === "replace" ? value : k2(value, walk)); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return value;
+      return typeof value === 'string' ? (value === "replace" ? value : k3(value, walk)) : value;
     }
     function fields4(value: any, walk: any): any {
       if (Array.isArray(value)) return value; const record = value;
       let result = record; let field: any, repaired: any;
-      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit3(field, walk); walk.path.pop(); if (repaired !== field) if (hasOwn(record, "action")) { if (result === value) result = { ...record }; result["action"] = repaired; } }
+      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit3(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
       return result;
     }
     function visit6(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = (value === "rename" ? value : k3(value, walk)); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return value;
+      return typeof value === 'string' ? (value === "rename" ? value : k4(value, walk)) : value;
     }
     function fields7(value: any, walk: any): any {
       if (Array.isArray(value)) return value; const record = value;
       let result = record; let field: any, repaired: any;
-      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit6(field, walk); walk.path.pop(); if (repaired !== field) if (hasOwn(record, "action")) { if (result === value) result = { ...record }; result["action"] = repaired; } }
+      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit6(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
       return result;
     }
     function variants9(record: any, walk: any): any {
       if (Array.isArray(record)) return record; const tag = record["action"];
       switch (tag) { case "append": return fields1(record, walk); case "replace": return fields4(record, walk); case "rename": return fields7(record, walk); }
-      switch (k4(tag)) { case 0: return fields1(record, walk); case 1: return fields4(record, walk); case 2: return fields7(record, walk); }
+      switch (k5(tag)) { case 0: return fields1(record, walk); case 1: return fields4(record, walk); case 2: return fields7(record, walk); }
       return record;
     }
     function visit10(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return variants9(value, walk);
+      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
+      return typeof value === 'object' && value !== null ? variants9(value, walk) : value;
     }
     return [undefined, undefined, visit10, undefined];
   },
   list_notes: (helpers) => {
     const { text, withoutAbsentNulls, tooDeep } = helpers;
-    const k0 = ["folder"] as const;
-    const k1 = text({"parse":["object"]} as const, {"nullAbsent":true,"caseFold":false})!;
+    const k0 = {"nullAbsent":true,"caseFold":false};
+    const k1 = ["folder"] as const;
+    const k2 = text({"parse":["object"]} as const, k0)!;
     function fields0(value: any, _walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["folder"] === null) record = withoutAbsentNulls(record, k0, undefined);
+      if (Array.isArray(value)) return value; let record = value; if (record["folder"] === null) record = withoutAbsentNulls(record, k1, undefined);
       let result = record;
       return result;
     }
     function visit1(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return fields0(value, walk);
+      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
+      return typeof value === 'object' && value !== null ? fields0(value, walk) : value;
     }
     return [undefined, visit1, undefined, undefined];
   },
   read_notes: (helpers) => {
-    const { text, tooDeep, hasOwn } = helpers;
-    const k1 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, {"nullAbsent":false,"caseFold":false})!;
-    const k2 = text({"parse":["object"]} as const, {"nullAbsent":false,"caseFold":false})!;
+    const { text, tooDeep, withRepairedField } = helpers;
+    const k0 = {"nullAbsent":false,"caseFold":false};
+    const k2 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, k0)!;
+    const k3 = text({"parse":["object"]} as const, k0)!;
     function visit1(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return value;
+      return typeof value === 'string' ? k2(value, walk) : value;
     }
     function fields2(value: any, walk: any): any {
       if (Array.isArray(value)) return value; const record = value;
       let result = record; let field: any, repaired: any;
-      field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) if (hasOwn(record, "paths")) { if (result === value) result = { ...record }; result["paths"] = repaired; } }
+      field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "paths", repaired); }
       return result;
     }
     function visit3(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return fields2(value, walk);
+      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
+      return typeof value === 'object' && value !== null ? fields2(value, walk) : value;
     }
     return [visit3, undefined, undefined, undefined];
   },
   search_notes: (helpers) => {
-    const { text, withoutAbsentNulls, tooDeep, hasOwn } = helpers;
-    const k0 = text({"scalar":["number"]} as const, {"nullAbsent":true,"caseFold":false})!;
-    const k1 = ["limit"] as const;
-    const k2 = text({"parse":["object"]} as const, {"nullAbsent":true,"caseFold":false})!;
+    const { text, withoutAbsentNulls, tooDeep, withRepairedField } = helpers;
+    const k0 = {"nullAbsent":true,"caseFold":false};
+    const k1 = text({"scalar":["number"]} as const, k0)!;
+    const k2 = ["limit"] as const;
+    const k3 = text({"parse":["object"]} as const, k0)!;
     function visit0(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k0(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return value;
+      return typeof value === 'string' ? k1(value, walk) : value;
     }
     function fields1(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["limit"] === null) record = withoutAbsentNulls(record, k1, undefined);
+      if (Array.isArray(value)) return value; let record = value; if (record["limit"] === null) record = withoutAbsentNulls(record, k2, undefined);
       let result = record; let field: any, repaired: any;
-      field = record["limit"]; if (typeof field === 'string') { walk.path.push("limit"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) if (hasOwn(record, "limit")) { if (result === value) result = { ...record }; result["limit"] = repaired; } }
+      field = record["limit"]; if (typeof field === 'string') { walk.path.push("limit"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "limit", repaired); }
       return result;
     }
     function visit2(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return fields1(value, walk);
+      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
+      return typeof value === 'object' && value !== null ? fields1(value, walk) : value;
     }
     return [undefined, visit2, undefined, undefined];
   },
   set_outline: (helpers) => {
-    const { text, listAccepted, withoutAbsentNulls, isOneValueText, tooDeep, hasOwn } = helpers;
-    const k0 = text({"parse":["array"]} as const, {"nullAbsent":true,"caseFold":false})!;
-    const k1 = {"defer":["input",".outline","[]",".children"]} as const;
-    const k2 = ["children"] as const;
-    const k3 = text({"parse":["object"]} as const, {"nullAbsent":true,"caseFold":false})!;
-    const k4 = {"defer":["input",".outline"]} as const;
+    const { text, listAccepted, withoutAbsentNulls, isOneValueText, tooDeep, withRepairedField } = helpers;
+    const k0 = {"nullAbsent":true,"caseFold":false};
+    const k1 = text({"parse":["array"]} as const, k0)!;
+    const k2 = {"defer":["input",".outline","[]",".children"]} as const;
+    const k3 = ["children"] as const;
+    const k4 = text({"parse":["object"]} as const, k0)!;
+    const k5 = {"defer":["input",".outline"]} as const;
     function items1(value: any, walk: any): any {
       if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
-      for (let index = 0; index < value.length; index++) { item = value[index]; if (true) { walk.path.push(index); repaired = shared0(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } } }
+      for (let index = 0; index < value.length; index++) { item = value[index]; walk.path.push(index); repaired = shared0(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } }
       return result ?? value;
     }
     function lone2(value: any, walk: any): any {
-      const list = [value], repaired = items1(list, walk); return listAccepted(k1, repaired, walk) ? repaired : value;
+      const list = [value], repaired = items1(list, walk); return listAccepted(k2, repaired, walk) ? repaired : value;
     }
     function visit3(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k0(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone2(value, walk) : value; }
+      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone2(value, walk) : value; }
       if (typeof value !== 'object' || value === null) return value != null ? lone2(value, walk) : value;
       if (!Array.isArray(value)) return lone2(value, walk);
       return items1(value, walk);
     }
     function fields4(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["children"] === null) record = withoutAbsentNulls(record, k2, undefined);
+      if (Array.isArray(value)) return value; let record = value; if (record["children"] === null) record = withoutAbsentNulls(record, k3, undefined);
       let result = record; let field: any, repaired: any;
-      field = record["children"]; if (true) { walk.path.push("children"); repaired = visit3(field, walk); walk.path.pop(); if (repaired !== field) if (hasOwn(record, "children")) { if (result === value) result = { ...record }; result["children"] = repaired; } }
+      field = record["children"]; walk.path.push("children"); repaired = visit3(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "children", repaired);
       return result;
     }
     function visit5(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return fields4(value, walk);
+      if (typeof value === 'string') { value = k4(value, walk); if (typeof value === 'string') return value; }
+      return typeof value === 'object' && value !== null ? fields4(value, walk) : value;
     }
     function shared0(value: any, walk: any): any {
       return visit5(value, walk);
     }
-    function items6(value: any, walk: any): any {
-      if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
-      for (let index = 0; index < value.length; index++) { item = value[index]; if (true) { walk.path.push(index); repaired = shared0(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } } }
-      return result ?? value;
+    function lone6(value: any, walk: any): any {
+      const list = [value], repaired = items1(list, walk); return listAccepted(k5, repaired, walk) ? repaired : value;
     }
-    function lone7(value: any, walk: any): any {
-      const list = [value], repaired = items6(list, walk); return listAccepted(k4, repaired, walk) ? repaired : value;
-    }
-    function visit8(value: any, walk: any): any {
+    function visit7(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k0(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone7(value, walk) : value; }
-      if (typeof value !== 'object' || value === null) return value != null ? lone7(value, walk) : value;
-      if (!Array.isArray(value)) return lone7(value, walk);
-      return items6(value, walk);
+      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone6(value, walk) : value; }
+      if (typeof value !== 'object' || value === null) return value != null ? lone6(value, walk) : value;
+      if (!Array.isArray(value)) return lone6(value, walk);
+      return items1(value, walk);
     }
-    function fields9(value: any, walk: any): any {
+    function fields8(value: any, walk: any): any {
       if (Array.isArray(value)) return value; const record = value;
       let result = record; let field: any, repaired: any;
-      field = record["outline"]; if (true) { walk.path.push("outline"); repaired = visit8(field, walk); walk.path.pop(); if (repaired !== field) if (hasOwn(record, "outline")) { if (result === value) result = { ...record }; result["outline"] = repaired; } }
+      field = record["outline"]; walk.path.push("outline"); repaired = visit7(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "outline", repaired);
       return result;
     }
-    function visit10(value: any, walk: any): any {
+    function visit9(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return fields9(value, walk);
+      if (typeof value === 'string') { value = k4(value, walk); if (typeof value === 'string') return value; }
+      return typeof value === 'object' && value !== null ? fields8(value, walk) : value;
     }
-    return [undefined, visit10, undefined, undefined];
+    return [undefined, visit9, undefined, undefined];
   },
   tag_notes: (helpers) => {
-    const { text, listAccepted, isOneValueText, tooDeep, hasOwn } = helpers;
-    const k0 = text({"parse":["array"]} as const, {"nullAbsent":false,"caseFold":false})!;
-    const k1 = {"item":{"type":"string","minLength":1}} as const;
-    const k2 = text({"parse":["object"]} as const, {"nullAbsent":false,"caseFold":false})!;
-    const k3 = {"defer":["input",".notes"]} as const;
+    const { text, listAccepted, isOneValueText, tooDeep, withRepairedField } = helpers;
+    const k0 = {"nullAbsent":false,"caseFold":false};
+    const k1 = text({"parse":["array"]} as const, k0)!;
+    const k2 = {"item":{"type":"string","minLength":1}} as const;
+    const k3 = text({"parse":["object"]} as const, k0)!;
+    const k4 = {"defer":["input",".notes"]} as const;
     function lone0(value: any, walk: any): any {
-      const list = [value], repaired = list; return listAccepted(k1, repaired, walk) ? repaired : value;
+      const list = [value], repaired = list; return listAccepted(k2, repaired, walk) ? repaired : value;
     }
     function visit1(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k0(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone0(value, walk) : value; }
+      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone0(value, walk) : value; }
       if (typeof value !== 'object' || value === null) return value != null ? lone0(value, walk) : value;
       if (!Array.isArray(value)) return lone0(value, walk);
       return value;
@@ -239,14 +222,13 @@ export const walks: PlanWalkFactories = {
     function fields2(value: any, walk: any): any {
       if (Array.isArray(value)) return value; const record = value;
       let result = record; let field: any, repaired: any;
-      field = record["tags"]; if (true) { walk.path.push("tags"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) if (hasOwn(record, "tags")) { if (result === value) result = { ...record }; result["tags"] = repaired; } }
+      field = record["tags"]; walk.path.push("tags"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "tags", repaired);
       return result;
     }
     function visit3(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return fields2(value, walk);
+      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
+      return typeof value === 'object' && value !== null ? fields2(value, walk) : value;
     }
     function items4(value: any, walk: any): any {
       if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
@@ -254,11 +236,11 @@ export const walks: PlanWalkFactories = {
       return result ?? value;
     }
     function lone5(value: any, walk: any): any {
-      const list = [value], repaired = items4(list, walk); return listAccepted(k3, repaired, walk) ? repaired : value;
+      const list = [value], repaired = items4(list, walk); return listAccepted(k4, repaired, walk) ? repaired : value;
     }
     function visit6(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k0(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone5(value, walk) : value; }
+      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone5(value, walk) : value; }
       if (typeof value !== 'object' || value === null) return value != null ? lone5(value, walk) : value;
       if (!Array.isArray(value)) return lone5(value, walk);
       return items4(value, walk);
@@ -266,39 +248,36 @@ export const walks: PlanWalkFactories = {
     function fields7(value: any, walk: any): any {
       if (Array.isArray(value)) return value; const record = value;
       let result = record; let field: any, repaired: any;
-      field = record["notes"]; if (true) { walk.path.push("notes"); repaired = visit6(field, walk); walk.path.pop(); if (repaired !== field) if (hasOwn(record, "notes")) { if (result === value) result = { ...record }; result["notes"] = repaired; } }
+      field = record["notes"]; walk.path.push("notes"); repaired = visit6(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "notes", repaired);
       return result;
     }
     function visit8(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return fields7(value, walk);
+      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
+      return typeof value === 'object' && value !== null ? fields7(value, walk) : value;
     }
     return [visit8, undefined, undefined, undefined];
   },
   write_note: (helpers) => {
-    const { text, withoutAbsentNulls, tooDeep, hasOwn } = helpers;
-    const k0 = text({"scalar":["boolean"]} as const, {"nullAbsent":true,"caseFold":false})!;
-    const k1 = ["overwrite"] as const;
-    const k2 = text({"parse":["object"]} as const, {"nullAbsent":true,"caseFold":false})!;
+    const { text, withoutAbsentNulls, tooDeep, withRepairedField } = helpers;
+    const k0 = {"nullAbsent":true,"caseFold":false};
+    const k1 = text({"scalar":["boolean"]} as const, k0)!;
+    const k2 = ["overwrite"] as const;
+    const k3 = text({"parse":["object"]} as const, k0)!;
     function visit0(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k0(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return value;
+      return typeof value === 'string' ? k1(value, walk) : value;
     }
     function fields1(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["overwrite"] === null) record = withoutAbsentNulls(record, k1, undefined);
+      if (Array.isArray(value)) return value; let record = value; if (record["overwrite"] === null) record = withoutAbsentNulls(record, k2, undefined);
       let result = record; let field: any, repaired: any;
-      field = record["overwrite"]; if (typeof field === 'string') { walk.path.push("overwrite"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) if (hasOwn(record, "overwrite")) { if (result === value) result = { ...record }; result["overwrite"] = repaired; } }
+      field = record["overwrite"]; if (typeof field === 'string') { walk.path.push("overwrite"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "overwrite", repaired); }
       return result;
     }
     function visit2(value: any, walk: any): any {
       if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-      if (typeof value !== 'object' || value === null) return value;
-      return fields1(value, walk);
+      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
+      return typeof value === 'object' && value !== null ? fields1(value, walk) : value;
     }
     return [undefined, visit2, undefined, undefined];
   },
