@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { stepsIndexesOf } from '../manifest/plan-walk.js';
 import { ownKeyOf } from '../shared/build/export-path.js';
+import type { GenerationalMemo } from '../shared/build/generational-memo.js';
 import { byName, type EmittableTool } from './manifest.js';
-import type { ModuleTexts } from './module.js';
 import { emitPlanWalk } from './plan-walk.js';
 
 /**
@@ -24,7 +24,8 @@ export function walksEntry(modulePath: string, importExtension: string): string 
   walks: () => import('./${file}${importExtension}'),`;
 }
 
-export function emitWalksModule(tools: readonly EmittableTool[], texts: ModuleTexts): string {
+/** The walks module's text; `texts` is the generated module's memo (`ModuleTexts`), so an unchanged tool's walk is not written again. */
+export function emitWalksModule(tools: readonly EmittableTool[], texts: GenerationalMemo<string>): string {
   const entries = byName(tools).map(({ prepared }) => {
     const walk = texts.take(`walk ${prepared.digest}`, () =>
       emitPlanWalk(prepared.plan, stepsIndexesOf(prepared)),

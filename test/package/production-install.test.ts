@@ -163,8 +163,11 @@ describe('a production install of a server', () => {
     for (const entry of readdirSync(path.join(root, 'dist'), { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
       const text = readFileSync(path.join(entry.parentPath, entry.name), 'utf8');
-      for (const [, specifier = ''] of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)['"]([^'".][^'"]*)['"]/g))
-        imported.add(packageOf(specifier));
+      // Import statements start a line in the built files; an error message may quote `from 'x'`.
+      for (const [, fromStatement, dynamic] of text.matchAll(
+        /^(?:import|export)\b[^;]*?\bfrom\s*['"]([^'".][^'"]*)['"]|\bimport\s*\(\s*['"]([^'".][^'"]*)['"]/gm,
+      ))
+        imported.add(packageOf(fromStatement ?? dynamic ?? ''));
     }
     expect([...imported].filter((name) => !name.startsWith('node:') && !peers.includes(name))).toEqual([]);
     expect(imported).toContain('@modelcontextprotocol/sdk');
