@@ -479,4 +479,34 @@ describe('the web-standard handlers are given the JWT verifier (decision 0067)',
       await expect(connect(expired).then((client) => client.listTools())).rejects.toThrow(/401|expired/);
     },
   );
+
+  test('a modernFeatures handler gets the request without the token; verify beside the JWT options is refused', async () => {
+    const authorizations: (string | null)[] = [];
+    const served = await serveAtResource(servers, (resource) =>
+      createMcpHttpHandler(runtime, info, {
+        auth: { issuer: auth.issuer, resourceMetadata: { resource } },
+        modernFeatures: async (request) => {
+          authorizations.push(request.headers.get('authorization'));
+          return Response.json({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete', prompts: [] } });
+        },
+      }),
+    );
+    const token = await auth.token('reader', served.resource);
+    const answer = await post(served.resource, `Bearer ${token}`, 'prompts/list', {});
+    expect(answer.json.result.prompts).toEqual([]);
+    expect(authorizations).toEqual([null]);
+
+    expect(() =>
+      createMcpHttpHandler(runtime, info, {
+        auth: {
+          verify: async () => undefined,
+          audience: 'https://mcp.example.com/mcp',
+          clockToleranceSec: 30,
+          resourceMetadata: { resource: 'https://mcp.example.com/mcp', authorizationServers: [auth.issuer] },
+        } as never,
+      }),
+    ).toThrow(
+      '[toolprep] auth.verify checks tokens itself, so auth.audience, auth.clockToleranceSec would be ignored: leave them out, or leave verify out to verify JWTs',
+    );
+  });
 });

@@ -42,7 +42,9 @@ export function firstAnswers(
   options: AttachToolsOptions = {},
 ): FirstAnswers | undefined {
   const { handshake } = runtime;
-  if (!handshake) return undefined;
+  // The handshake was captured from a server without views: with views, the SDK's server answers
+  // `initialize` itself, announcing the resources they are read from.
+  if (!handshake || runtime.views?.length) return undefined;
   const service = toolServiceOf(runtime);
   const listsDiffer = toolServiceOf(runtime, 'plain') !== service;
   const pageSize = options.pageSize ?? 200;

@@ -1,3 +1,4 @@
+import type { ToolRuntime } from '../../../runtime/call-types.js';
 import { invalidCursor } from '../service/tool-service.js';
 import {
   UI_EXTENSION,
@@ -19,36 +20,40 @@ import type { MethodTable, ServingKit } from './method-table.js';
  * choice (service/views.ts). A runtime without views installs nothing.
  */
 export function installViewMethods(table: MethodTable, kit: ServingKit): void {
-  const views = viewServiceOf(kit.runtime);
-  if (!views) return;
+  if (!viewServiceOf(kit.runtime)) return;
   kit.capabilities.resources = {};
   kit.capabilities.extensions = {
     ...(kit.capabilities.extensions as Record<string, unknown> | undefined),
     [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] },
   };
-  let listText: string | undefined;
+  // Per the caller's view (its tools' views only, under `auth`): each list's text made once.
+  const listTexts = new WeakMap<ToolRuntime, string>();
   const readTexts = new Map<string, string>();
 
   table.set('resources/list', {
-    answer: ({ id, params }) => {
+    answer: ({ id, params, view }) => {
       // One page holds every view: a cursor is one this server never gave.
       if (params.cursor !== undefined) return kit.callError(id, invalidCursor(params.cursor));
-      listText ??= JSON.stringify({
-        resultType: 'complete',
-        resources: views.listed,
-        ...kit.cache,
-        _meta: kit.resultMeta,
-      });
+      let listText = listTexts.get(view);
+      if (listText === undefined) {
+        listText = JSON.stringify({
+          resultType: 'complete',
+          resources: viewServiceOf(view)?.listed ?? [],
+          ...kit.cache,
+          _meta: kit.resultMeta,
+        });
+        listTexts.set(view, listText);
+      }
       return { status: 200, body: responseText(id, listText) };
     },
   });
 
   table.set('resources/read', {
-    answer: ({ id, params }) => {
+    answer: ({ id, params, view }) => {
       const { uri } = params;
       if (typeof uri !== 'string')
         return errorAnswer(id, ERRORS.invalidParams, 'resources/read needs the uri of a resource');
-      const read = views.read(uri);
+      const read = viewServiceOf(view)?.read(uri);
       if (!read) return kit.callError(id, unknownResource(uri, '2026-07-28'));
       return {
         notifies: false,

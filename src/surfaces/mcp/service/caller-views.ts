@@ -95,6 +95,10 @@ export function restrictedView(
 ): ToolRuntime {
   const listed = Object.freeze(tools.slice());
   const names = new Set(listed.map((tool) => tool.name));
+  // The views of these tools, every version kept: another tool's view would tell of that tool.
+  const linked = new Set(listed.map((tool) => tool.view?.resourceUri));
+  const viewNames = new Set(runtime.views?.filter((view) => linked.has(view.uri)).map((view) => view.name));
+  const views = runtime.views?.filter((view) => viewNames.has(view.name));
   const unknown = (name: string): CallResult<never> => ({
     ok: false,
     error: {
@@ -113,6 +117,7 @@ export function restrictedView(
       check: async (name, args, context, options) =>
         names.has(name) ? runtime.check(name, args, context, withAudience(options)) : unknown(name),
       ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
+      ...(views?.length ? { views } : {}),
     },
     runtime,
   );

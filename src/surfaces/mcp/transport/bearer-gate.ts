@@ -42,6 +42,9 @@ export interface BearerGate {
   pass(authorization: string | undefined, body: unknown): Promise<GateOutcome>;
 }
 
+/** The JWT verifier's own options, which a `verify` of the user's leaves unread (`issuer` still names the authorization server). */
+const JWT_ONLY_KEYS = ['audience', 'jwksUri', 'clockToleranceSec', 'algorithms', 'jwtVerifier'] as const;
+
 /**
  * The gate of `auth`. `loadJwtVerifier` is the Node handler's: without it, `auth.issuer` needs
  * `auth.jwtVerifier`, so that a bundle of the web-standard handlers holds `jose` only when it is
@@ -75,6 +78,13 @@ export function bearerGate(
   ]);
   const metadataUrl = `${resource.origin}/.well-known/oauth-protected-resource${resourcePath}`;
   const challenge = (parameters: string) => `Bearer ${parameters}resource_metadata="${metadataUrl}"`;
+  if ('verify' in auth) {
+    const unread = JWT_ONLY_KEYS.filter((key) => key in auth);
+    if (unread.length > 0)
+      throw new Error(
+        `[toolprep] auth.verify checks tokens itself, so auth.${unread.join(', auth.')} would be ignored: leave ${unread.length > 1 ? 'them' : 'it'} out, or leave verify out to verify JWTs`,
+      );
+  }
   const verify =
     'verify' in auth ? auth.verify : issuerVerify(auth, resourceMetadata.resource, loadJwtVerifier);
 
@@ -218,4 +228,15 @@ function issuerVerify(
       })
     )(token);
   };
+}
+
+/**
+ * The request as what is behind the gate gets it (the SDK's 2025 server, a \`modernFeatures\`
+ * handler): without its \`Authorization\` header, so that the token reaches no handler, hook or log.
+ */
+export function withoutToken(request: Request, text: string | undefined): Request {
+  const headers = new Headers(request.headers);
+  headers.delete('authorization');
+  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : text;
+  return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
 }

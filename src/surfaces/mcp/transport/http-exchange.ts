@@ -20,7 +20,7 @@ import {
   TRANSPORT_ERROR,
 } from '../wire/jsonrpc.js';
 import type { JwtVerifierLoader } from './auth-options.js';
-import { type BearerGate, bearerGate, type GatePass } from './bearer-gate.js';
+import { type BearerGate, bearerGate, type GatePass, withoutToken } from './bearer-gate.js';
 import type { GroupEndpoints } from './group-endpoints.js';
 import {
   corsHeaders,
@@ -180,7 +180,10 @@ export function httpExchange(
     if (route.kind === 'answer') return port.reply(route.status, withCors(route.headers), route.body);
     if (route.kind === 'features') {
       const features = options.modernFeatures as NonNullable<McpHttpOptions['modernFeatures']>;
-      return port.relay(await features(port.asRequest(text), body), cors);
+      return port.relay(
+        await features(asker ? withoutToken(port.asRequest(text), text) : port.asRequest(text), body),
+        cors,
+      );
     }
     if (route.kind === 'legacy') {
       legacy ??= loadLegacy

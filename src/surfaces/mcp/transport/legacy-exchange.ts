@@ -7,7 +7,7 @@ import type { McpSessionOptions, SessionTable } from '../legacy/sessions.js';
 import type { Caller } from '../service/caller-views.js';
 import type { McpServerInfo } from '../service/tool-service.js';
 import { JSON_HEADERS } from '../wire/jsonrpc.js';
-import type { GatePass } from './bearer-gate.js';
+import { type GatePass, withoutToken } from './bearer-gate.js';
 import type { McpHttpOptions } from './http-options.js';
 import { type HeaderRecord, type HttpPort, whenAborted } from './http-port.js';
 
@@ -86,17 +86,6 @@ export function legacyExchange(
     }
     return port.relay(endingWith(response, close), cors);
   };
-}
-
-/**
- * The request as the SDK gets it behind the gate: without its `Authorization` header, so that the
- * token reaches no handler's extra (`requestInfo.headers`), hook or log.
- */
-function withoutToken(request: Request, text: string | undefined): Request {
-  const headers = new Headers(request.headers);
-  headers.delete('authorization');
-  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : text;
-  return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
 }
 
 /**
