@@ -21,7 +21,6 @@ import { arrangeSurface } from '../prepare/surface-arrangement.js';
 import { plural } from '../shared/build/plural.js';
 import type { Problem } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
-import { prepareTokenCounter } from '../shared/build/tokens.js';
 import type { PreparedCache } from './cache.js';
 import { explainTool, type ToolPass } from './explain.js';
 import {
@@ -156,8 +155,6 @@ export async function generateProject(
     }
   }
   if (toLoad.length > 20) options.progress?.(`[toolprep] loading ${toLoad.length} contract files…`);
-  // The tools prepared from these files are counted in tokens: the tables load meanwhile, elsewhere.
-  if (toLoad.length > 0) prepareTokenCounter();
   const loaded = await loadModules(root, toLoad, cacheDir);
   if (!loaded.ok) {
     problems.push(...buildFailures(root, loaded.failures));

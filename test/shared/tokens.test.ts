@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { expect, test } from 'vitest';
-import { prepareTokenCounter, tokensOf } from '../../src/shared/build/tokens.js';
+import { tokensOf } from '../../src/shared/build/tokens.js';
 
-// The counting thread's answers are the encoding's own, text by text, and a text the encoding
-// refuses is refused with its error, as when the tables were loaded on this thread.
-prepareTokenCounter();
+// The counts are the encoding's own, text by text, and a text the encoding refuses is refused
+// with its error.
 
-test('the counting thread counts every text as the encoding does', () => {
+test('every text is counted as the encoding counts it', () => {
   fc.assert(
     fc.property(
       fc.oneof(fc.string({ unit: 'grapheme' }), fc.json(), fc.string({ unit: 'binary' })),
