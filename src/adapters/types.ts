@@ -1,5 +1,5 @@
 import type { ListCheck, ScalarKind } from '../manifest/plan.js';
-import type { PositionFinder, RuntimeAdapter } from '../manifest/tool-set.js';
+import type { PositionFinder, RuntimeAdapter, StandardResult } from '../manifest/tool-set.js';
 import type { JsonSchema } from '../shared/json-schema/schema.js';
 
 /**
@@ -103,6 +103,11 @@ export interface SchemaBuilder<Schema = unknown> {
   readonly runtime: RuntimeAdapter;
   /** What `runtime.locate()` loads, at hand. */
   readonly schemaAt: PositionFinder;
+  /**
+   * The schema's own parser on one value of a short pass (the explain stage's few hundred a tool):
+   * the run-time parse, with the same result, less what only pays off over many calls.
+   */
+  validateFew(schema: Schema, value: unknown): StandardResult | Promise<StandardResult>;
   /** How to write a schema of this library, for hints: `z.object({ ... })`. */
   readonly objectExample: string;
   /** JSON Schema of one side (`input`: what a caller sends; `output`: what a tool returns). */

@@ -74,12 +74,15 @@ export function emitModule(
   ].sort();
   // Escaping is per character, so escaped pieces join. What no list reads is a second text.
   const escaped = (value: unknown) => JSON.stringify(JSON.stringify(value)).slice(1, -1);
-  const now = sorted.map(({ prepared }) =>
-    texts.take(prepared.digest, () => escaped(splitLaterParts(prepared).now)),
-  );
-  const later = sorted.map(({ prepared }) =>
-    texts.take(`later ${prepared.digest}`, () => escaped(splitLaterParts(prepared).later)),
-  );
+  // A tool the memo does not hold is split once, for both of its texts.
+  const now: string[] = [];
+  const later: string[] = [];
+  for (const { prepared } of sorted) {
+    let parts: ReturnType<typeof splitLaterParts> | undefined;
+    const split = () => (parts ??= splitLaterParts(prepared));
+    now.push(texts.take(prepared.digest, () => escaped(split().now)));
+    later.push(texts.take(`later ${prepared.digest}`, () => escaped(split().later)));
+  }
 
   const viewData = viewDataType(sorted, options.views ?? [], contractType);
   return `${HEADER}

@@ -287,7 +287,7 @@ async function refusalOfCall(
 /** The first issue of a refused value, with its path; a parser that throws is a refusal too. */
 async function refusalOf({ library, schema }: ParsedPart, value: unknown): Promise<Refusal | undefined> {
   try {
-    const result = await library.runtime.validate(schema, value);
+    const result = await library.validateFew(schema, value);
     const [issue] = result.issues ?? [];
     if (!issue) return undefined;
     return { path: issuePath(issue.path), message: issue.message, thrown: false };

@@ -17,6 +17,7 @@ export const standardBuilder: SchemaBuilder = {
   objectExample: 'an object schema',
   runtime: standard,
   schemaAt: () => undefined,
+  validateFew: standard.validate,
   convert: (schema, { dialect, io }) => standardDocument(schema as never, dialect, io),
   listCheck: standardListCheck,
 };

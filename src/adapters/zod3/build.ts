@@ -28,6 +28,7 @@ export const zod3Builder: SchemaBuilder<Zod3Schema> = {
   objectExample: 'z.object({ ... })',
   runtime: zod3,
   schemaAt,
+  validateFew: zod3.validate,
   convert(schema, { dialect, io }) {
     const unrepresentable: UnrepresentableNode[] = [];
     const report = (def: Zod3Def, path: readonly (string | number)[], words: string) => {

@@ -1,5 +1,6 @@
 import type { $ZodType } from 'zod/v4/core';
 import { globalRegistry, toJSONSchema } from 'zod/v4/core';
+import type { StandardResult } from '../../manifest/tool-set.js';
 import type { JsonSchema } from '../../shared/json-schema/schema.js';
 import { isRecord } from '../../shared/run/is-record.js';
 import { setOwn } from '../../shared/run/own-property.js';
@@ -36,6 +37,7 @@ export const zod4Builder: SchemaBuilder<$ZodType> = {
   objectName: 'a Zod object',
   runtime: zod4,
   schemaAt,
+  validateFew,
   objectExample: 'z.object({ ... })',
   convert(schema, { dialect, io }) {
     const unrepresentable: UnrepresentableNode[] = [];
@@ -62,6 +64,35 @@ export const zod4Builder: SchemaBuilder<$ZodType> = {
   },
   listCheck: zod4ListCheck,
 };
+
+/** A parse's outcome as `safeParse` gives it, from the schema's own copy of Zod 4. */
+type SafeParse = (
+  value: unknown,
+  context: { readonly jitless: true },
+) =>
+  | { readonly success: true; readonly data: unknown }
+  | { readonly success: false; readonly error: { readonly issues: StandardFailure['issues'] } };
+
+type StandardFailure = Extract<StandardResult, { readonly issues: unknown }>;
+
+/**
+ * Zod 4 writes an object schema's parser as code on its first parse (`new Function`), which pays
+ * over a server's many calls; a pass parses each schema a few dozen times, so it parses without
+ * it (`jitless`: the same issues, messages and value). A parse that throws or meets a promise is
+ * `~standard.validate`'s, as at run time.
+ */
+function validateFew(schema: $ZodType, value: unknown): StandardResult | Promise<StandardResult> {
+  const safeParse = (schema as { safeParse?: SafeParse }).safeParse;
+  if (typeof safeParse !== 'function') return zod4.validate(schema, value);
+  try {
+    const result = safeParse.call(schema, value, JITLESS);
+    return result.success ? { value: result.data } : { issues: result.error.issues };
+  } catch {
+    return zod4.validate(schema, value);
+  }
+}
+
+const JITLESS = { jitless: true } as const;
 
 function hintFor(schema: $ZodType): string {
   const specific = factsOf(schema).hint ?? 'use a schema JSON can carry';
