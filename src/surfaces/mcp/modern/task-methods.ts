@@ -50,10 +50,10 @@ export function installTaskMethods(table: MethodTable, kit: ServingKit): void {
       const { id, params, meta, capabilities } = request;
       const name = params.name;
       // A task tool the caller may not see (its scopes, or an app-only one when it renders no view)
-      // is the plain call's to refuse, as an unknown tool.
-      const seen = toolListOf(request.view, capabilities).listed.has(name as string);
-      const policy = typeof name === 'string' && seen ? policies.get(name) : undefined;
-      if (!policy) return plainCall.answer(request);
+      // is the plain call's to refuse, as an unknown tool; most calls are of no task tool at all.
+      const policy = typeof name === 'string' ? policies.get(name) : undefined;
+      if (!policy || !toolListOf(request.view, capabilities).listed.has(name as string))
+        return plainCall.answer(request);
       if (!declaresExtension(meta, TASKS_EXTENSION)) {
         if (policy.support === 'required') return missingTasks(id, `Tool "${name}" runs only as a task`);
         return plainCall.answer(request);

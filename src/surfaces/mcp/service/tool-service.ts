@@ -1,6 +1,7 @@
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHeader, PreparedTool, ToolView } from '../../../manifest/prepared-tool.js';
 import type { CallResult, ToolRuntime } from '../../../runtime/runner.js';
+import { visibleTools } from '../../../runtime/visibility.js';
 import type { JsonSchema } from '../../../shared/json-schema/schema.js';
 import { renderMcpResult } from '../../tool-content.js';
 import { GROUPS_EXTENSION } from '../wire/envelope.js';
@@ -97,7 +98,7 @@ function toolService(
   // `anthropic/alwaysLoad` says a tool is not deferred: it means something only beside deferred ones.
   const anyDeferred = prepared.some((tool) => tool.loading === 'deferred');
   // A client that renders no view has no view to call an app-only tool: it would show it to the model.
-  const shown = links === 'linked' ? prepared : prepared.filter((tool) => !isAppOnly(tool));
+  const shown = links === 'linked' ? prepared : visibleTools(prepared, { model: true });
   const tools = Object.freeze(
     shown.map((tool) => whole?.listed.get(tool.name) ?? toListedTool(tool, anyDeferred, links)),
   );
@@ -147,11 +148,6 @@ const DISCLOSURE_META = {
   alwaysLoad: 'anthropic/alwaysLoad',
   searchHint: 'anthropic/searchHint',
 } as const;
-
-/** A tool only its view calls (`visibility: ["app"]`): the host keeps it from the model. */
-function isAppOnly(tool: PreparedTool): boolean {
-  return tool.view !== undefined && !tool.view.visibility.includes('model');
-}
 
 function toListedTool(tool: PreparedTool, anyDeferred: boolean, links: ViewLinks): Tool {
   const meta = {
