@@ -1,7 +1,6 @@
 import type { ToolRuntime } from '../../../runtime/runner.js';
 import { groupCatalogOf } from '../service/group-views.js';
-import { toolServiceOf } from '../service/tool-service.js';
-import { toolListOf } from '../service/views.js';
+import { callingRuntimeOf, toolListOf } from '../service/views.js';
 import { ERRORS, errorAnswer, type Id, responseText, type WireAnswer } from '../wire/jsonrpc.js';
 import type { ServingKit } from './method-table.js';
 import { toolPages } from './tool-methods.js';
@@ -22,18 +21,27 @@ export interface GroupWork {
     readonly capabilities: Record<string, unknown>;
   }) => WireAnswer;
   list(id: Id): WireAnswer;
-  get(id: Id, name: string): WireAnswer;
+  /** A group's scoped tools, listed as `tools/list` lists them to a client with these capabilities. */
+  get(id: Id, name: string, capabilities: Readonly<Record<string, unknown>>): WireAnswer;
 }
 
-/** The group work of each view a request comes with (the whole runtime without `auth`), made on its first request. */
-export function groupWorkOf(kit: ServingKit): (view: ToolRuntime) => GroupWork {
+/**
+ * The group work of each view a request comes with (the whole runtime without `auth`), as the
+ * client calls it: a client that renders no view meets no app-only tool in a group, its
+ * description or `groups/get`, as it meets none in `tools/list` (decision 0073). Made on the
+ * first request of each.
+ */
+export function groupWorkOf(
+  kit: ServingKit,
+): (view: ToolRuntime, capabilities: Readonly<Record<string, unknown>>) => GroupWork {
   // Weakly: a caller's view dropped from its bounded cache takes its answers with it.
   const works = new WeakMap<ToolRuntime, GroupWork>();
-  return (view) => {
-    let work = works.get(view);
+  return (view, capabilities) => {
+    const calling = callingRuntimeOf(view, capabilities);
+    let work = works.get(calling);
     if (!work) {
-      work = groupWork(kit, view);
-      works.set(view, work);
+      work = groupWork(kit, calling);
+      works.set(calling, work);
     }
     return work;
   };
@@ -53,7 +61,7 @@ function groupWork(kit: ServingKit, view: ToolRuntime): GroupWork {
   return {
     topLevel: toolPages(kit, ({ capabilities }) => toolListOf(catalog.topLevel, capabilities)),
     list: (id) => ({ status: 200, body: responseText(id, listText) }),
-    get(id, name) {
+    get(id, name, capabilities) {
       const group = offered.get(name);
       if (!group)
         return errorAnswer(
@@ -63,8 +71,12 @@ function groupWork(kit: ServingKit, view: ToolRuntime): GroupWork {
         );
       let text = getTexts.get(name);
       if (text === undefined) {
-        // The group's scoped tools on one page, as tools/list writes each tool.
-        const scoped = toolServiceOf(catalog.scopedView(group)).page(group.scoped.length, undefined);
+        // The group's scoped tools on one page, as tools/list writes each tool to this client (linked
+        // or plain: one choice per work, since the capabilities chose the calling runtime too).
+        const scoped = toolListOf(catalog.scopedView(group), capabilities).page(
+          group.scoped.length,
+          undefined,
+        );
         if ('error' in scoped) return kit.callError(id, scoped.error);
         const contents = { tools: scoped.page.tools };
         text = JSON.stringify({ resultType: 'complete', contents, ...cache, _meta: resultMeta });
