@@ -17,7 +17,7 @@ export type {
   ToolRuntime,
 } from './call-types.js';
 
-import { type Audience, joinAudiences, visibleTools } from './visibility.js';
+import { type Audience, joinAudiences, viewsOfTools, visibleTools } from './visibility.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the extension values are whatever the schema parses to.
 export interface ToolRuntimeOptions<ExtensionValues = any> {
@@ -73,10 +73,14 @@ export function createToolRuntime<ExtensionValues>(
   const listed = searchTool ? Object.freeze([...tools, searchTool]) : tools;
 
   return {
+    // A group's endpoint serves its group's tools: search_tools searches the whole set, so not there.
     list: (audience) =>
       audience === undefined
         ? listed
-        : Object.freeze([...visibleTools(tools, audience), ...listed.slice(tools.length)]),
+        : Object.freeze([
+            ...visibleTools(tools, audience),
+            ...(audience.group === undefined ? listed.slice(tools.length) : []),
+          ]),
     ...(toolSet.handshake ? { handshake: toolSet.handshake } : {}),
     ...(toolSet.groups ? { groups: toolSet.groups } : {}),
     ...(toolSet.views ? { views: toolSet.views } : {}),
@@ -116,14 +120,21 @@ function checkCoverage(
 }
 
 /**
- * The runtime as an audience sees it: its list, and its calls refused as unknown for the tools the
- * audience does not see. Every surface takes it in place of the runtime (`openaiChatTools(
- * runtimeFor(runtime, { caller }))`), and a surface that shows tools to a model adds `model` itself.
+ * The runtime as an audience sees it: its list (made once), the views of the tools it sees, and
+ * its calls refused as unknown for the tools it does not see, through the hooks as any unknown
+ * tool. Every surface takes it in place of the runtime (`openaiChatTools(runtimeFor(runtime, {
+ * caller }))`), and a surface that shows tools to a model adds `model` itself. A group's audience
+ * (its endpoint) has no groups of its own.
  */
 export function runtimeFor(runtime: ToolRuntime, audience: Audience): ToolRuntime {
+  const listed = runtime.list(audience);
+  const { groups, views, ...rest } = runtime;
+  const seenViews = viewsOfTools(views, listed);
   return {
-    ...runtime,
-    list: (more) => runtime.list(joinAudiences(audience, more)),
+    ...rest,
+    ...(groups && audience.group === undefined ? { groups } : {}),
+    ...(seenViews ? { views: seenViews } : {}),
+    list: (more) => (more === undefined ? listed : runtime.list(joinAudiences(audience, more))),
     call: (name, args, context, options) =>
       runtime.call(name, args, context, { ...options, audience: joinAudiences(audience, options?.audience) }),
     check: (name, args, context, options) =>

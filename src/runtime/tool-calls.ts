@@ -35,7 +35,9 @@ export function createToolCalls(
 ): ToolCalls {
   const hooks: ToolHooks = { error: reportFailures(), ...givenHooks };
   const searchTool = search?.tool;
-  const isSearch = (name: string): boolean => searchTool?.name === name && !served.byName.has(name);
+  // A group's endpoint lists no search over the whole set, so it calls none (runner.ts's list).
+  const isSearch = (name: string, audience: Audience | undefined): boolean =>
+    searchTool?.name === name && !served.byName.has(name) && audience?.group === undefined;
   // Loaded on the first search: a server that never searches does not load the code either.
   const answerSearch = async (
     args: unknown,
@@ -65,7 +67,7 @@ export function createToolCalls(
 
   return {
     async call(name, args, context, { profile, audience } = {}) {
-      if (isSearch(name)) return searchCall(name, args, context, profile, audience);
+      if (isSearch(name, audience)) return searchCall(name, args, context, profile, audience);
       const call = startCall(name, args, context);
       try {
         const parsed = await parsedCall(served, call, profile, audience);
@@ -84,7 +86,7 @@ export function createToolCalls(
       }
     },
     async check(name, args, context, { profile, audience } = {}) {
-      if (isSearch(name)) {
+      if (isSearch(name, audience)) {
         const answer = await answerSearch(args, profile, audience);
         if (answer instanceof Failure) return fail(hooks, startCall(name, args, context), answer);
         return { ok: true, value: args as Readonly<Record<string, unknown>> };

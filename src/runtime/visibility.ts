@@ -1,4 +1,5 @@
 import type { PreparedTool } from '../manifest/prepared-tool.js';
+import type { PreparedView } from '../manifest/tool-set.js';
 
 /** Who calls, as a token verified for them says: the subject, the scopes it grants, its claims. */
 export interface Caller {
@@ -12,15 +13,19 @@ export interface Caller {
  * tool); `'anonymous'`, a request without a token (the public tools only); a `Caller`, the tools
  * whose scopes its scopes cover. `model`: a model picks from the list (the AI SDK and provider
  * surfaces), so tools only an app may call (`view.visibility` without `'model'`) are hidden too.
+ * `group`: a group's own endpoint, which serves that group's tools only (and no search over the
+ * whole set).
  */
 export interface Audience {
   readonly caller?: Caller | 'anonymous';
   readonly model?: boolean;
+  readonly group?: string;
 }
 
 /** Whether the audience sees the tool: hidden tools are listed nowhere and called as unknown ones. */
-export function isVisibleTo(tool: PreparedTool, { caller, model }: Audience): boolean {
+export function isVisibleTo(tool: PreparedTool, { caller, model, group }: Audience): boolean {
   if (model && tool.view && !tool.view.visibility.includes('model')) return false;
+  if (group !== undefined && !tool.groups?.includes(group)) return false;
   if (caller === undefined) return true;
   if (caller === 'anonymous') return tool.access?.public === true;
   return (tool.access?.scopes ?? []).every((scope) => caller.scopes.includes(scope));
@@ -31,11 +36,30 @@ export function visibleTools(tools: readonly PreparedTool[], audience: Audience)
   return tools.filter((tool) => isVisibleTo(tool, audience));
 }
 
-/** Two audiences as one: the caller of either (the inner one's first), a model if either says so. */
+/**
+ * The views of these tools, every version kept: what an audience that sees these tools may list
+ * and read (another tool's view would tell of that tool). Undefined when none is left.
+ */
+export function viewsOfTools(
+  views: readonly PreparedView[] | undefined,
+  tools: readonly PreparedTool[],
+): readonly PreparedView[] | undefined {
+  const linked = new Set(tools.map((tool) => tool.view?.resourceUri));
+  const names = new Set(views?.filter((view) => linked.has(view.uri)).map((view) => view.name));
+  const kept = views?.filter((view) => names.has(view.name));
+  return kept?.length ? kept : undefined;
+}
+
+/**
+ * Two audiences as one: the caller and the group of either (the inner one's first), a model if
+ * either says so.
+ */
 export function joinAudiences(outer: Audience | undefined, inner: Audience | undefined): Audience {
   const caller = inner?.caller ?? outer?.caller;
+  const group = inner?.group ?? outer?.group;
   return {
     ...(caller === undefined ? {} : { caller }),
     ...(outer?.model || inner?.model ? { model: true } : {}),
+    ...(group === undefined ? {} : { group }),
   };
 }

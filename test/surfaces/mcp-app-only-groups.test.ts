@@ -6,6 +6,7 @@ import type { PreparedToolSet } from 'toolprep/runtime';
 import { createToolRuntime } from 'toolprep/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { modernRequest } from '../support/modern-request.js';
 import { viewToolSet } from '../support/view-tool-set.js';
 
 /**
@@ -52,22 +53,7 @@ const runtime = createToolRuntime(toolSet, {
 
 const handle = createMcpFetchHandler(runtime, info, { responses: 'json' });
 async function ask(method: string, params: object, capabilities: object): Promise<string> {
-  const envelope = {
-    'io.modelcontextprotocol/protocolVersion': VERSION,
-    'io.modelcontextprotocol/clientCapabilities': capabilities,
-  };
-  const response = await handle(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': VERSION,
-        'mcp-method': method,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope } }),
-    }),
-  );
+  const response = await handle(modernRequest('http://localhost/mcp', method, params, capabilities));
   expect(response.status).toBe(200);
   return response.text();
 }

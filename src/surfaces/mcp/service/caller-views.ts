@@ -1,18 +1,19 @@
 import type { PreparedTool } from '../../../manifest/prepared-tool.js';
-import type { CallOptions, CallResult, ToolRuntime } from '../../../runtime/runner.js';
-import { type Audience, type Caller, isVisibleTo, joinAudiences } from '../../../runtime/visibility.js';
+import { runtimeFor, type ToolRuntime } from '../../../runtime/runner.js';
+import { type Caller, isVisibleTo } from '../../../runtime/visibility.js';
 
 export type { Caller };
 
 import { partOf } from './tool-service.js';
 
 /**
- * What a caller of an HTTP handler with `auth` may see and call, as a view of the runtime: a
- * runtime listing the caller's tools only, whose call of any other name is refused as the call of
- * an unknown tool (naming only the tools the caller sees), before anything of it loads. Every era
- * serves a view as it serves a whole runtime, so a list per caller is the same prepared entries,
- * paged and written once per view. Views are made per set of the scopes that matter (those some
- * tool asks for), and the most recently used are kept (decision 0054).
+ * What a caller of an HTTP handler with `auth` may see and call, as a view of the runtime: the
+ * runtime as the caller's audience sees it (`runtimeFor`), listing the caller's tools only, whose
+ * call of any other name is refused by the runtime as the call of an unknown tool (naming only the
+ * tools the caller sees, and told to the hooks), before anything of it loads. Every era serves a
+ * view as it serves a whole runtime, so a list per caller is the same prepared entries, paged and
+ * written once per view. Views are made per set of the scopes that matter (those some tool asks
+ * for), and the most recently used are kept (decisions 0054, 0073).
  */
 
 /**
@@ -27,10 +28,11 @@ export interface CallerViews {
   readonly vary: boolean;
   /** Whether this is the name of a tool open without a token. */
   isPublic(name: string): boolean;
-  /** The view of this caller (`undefined`: a request without a token). */
-  viewOf(caller: Caller | undefined): ToolRuntime;
-  /** What tells this caller's view from others': two callers with one key see one list. */
-  keyOf(caller: Caller | undefined): string;
+  /**
+   * The view of this caller (`undefined`: a request without a token), and its key: what tells it
+   * from others' views (two callers with one key see one list).
+   */
+  viewOf(caller: Caller | undefined): { readonly view: ToolRuntime; readonly key: string };
   /** The scopes of a tool this caller may see but not call (`step-up`), or undefined. */
   lackedScopes(name: string, caller: Caller | undefined): readonly string[] | undefined;
 }
@@ -52,7 +54,6 @@ export function callerViews(runtime: ToolRuntime, withoutScopes: WithoutScopes =
   return {
     vary: tools.some((tool) => tool.access !== undefined),
     isPublic: (name) => byName.get(name)?.access?.public === true,
-    keyOf,
     viewOf(caller) {
       const key = keyOf(caller);
       let view = views.get(key);
@@ -60,19 +61,15 @@ export function callerViews(runtime: ToolRuntime, withoutScopes: WithoutScopes =
         // Most recently used last: the first is the one to drop.
         views.delete(key);
         views.set(key, view);
-        return view;
+        return { view, key };
       }
-      const seen = tools.filter((tool) =>
-        withoutScopes === 'step-up' && caller ? true : mayCall(tool, caller),
-      );
-      // The caller's audience goes with each call, so that search_tools names no tool it hides.
-      view =
-        seen.length === tools.length
-          ? runtime
-          : restrictedView(runtime, seen, { caller: caller ?? 'anonymous' });
+      // The caller's audience goes with each call: a hidden tool is refused as an unknown one, in
+      // the runtime, so that the hooks see it, and search_tools names no tool it hides.
+      const sees = (withoutScopes === 'step-up' && caller) || tools.every((tool) => mayCall(tool, caller));
+      view = sees ? runtime : partOf(runtimeFor(runtime, { caller: caller ?? 'anonymous' }), runtime);
       views.set(key, view);
       if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value as string);
-      return view;
+      return { view, key };
     },
     lackedScopes(name, caller) {
       const tool = byName.get(name);
@@ -85,40 +82,4 @@ export function callerViews(runtime: ToolRuntime, withoutScopes: WithoutScopes =
 /** Whether a caller may see and call a tool: without a token (undefined), the public tools only. */
 function mayCall(tool: PreparedTool, caller: Caller | undefined): boolean {
   return isVisibleTo(tool, { caller: caller ?? 'anonymous' });
-}
-
-/** The runtime, listing and calling these tools only: a call to any other is a call to an unknown tool. */
-export function restrictedView(
-  runtime: ToolRuntime,
-  tools: readonly PreparedTool[],
-  audience?: Audience,
-): ToolRuntime {
-  const listed = Object.freeze(tools.slice());
-  const names = new Set(listed.map((tool) => tool.name));
-  // The views of these tools, every version kept: another tool's view would tell of that tool.
-  const linked = new Set(listed.map((tool) => tool.view?.resourceUri));
-  const viewNames = new Set(runtime.views?.filter((view) => linked.has(view.uri)).map((view) => view.name));
-  const views = runtime.views?.filter((view) => viewNames.has(view.name));
-  const unknown = (name: string): CallResult<never> => ({
-    ok: false,
-    error: {
-      code: 'UNKNOWN_TOOL',
-      message: `Unknown tool "${name}". Available tools: ${[...names].join(', ')}.`,
-      issues: [],
-    },
-  });
-  const withAudience = (options: CallOptions | undefined): CallOptions | undefined =>
-    audience ? { ...options, audience: joinAudiences(audience, options?.audience) } : options;
-  return partOf(
-    {
-      list: () => listed,
-      call: async (name, args, context, options) =>
-        names.has(name) ? runtime.call(name, args, context, withAudience(options)) : unknown(name),
-      check: async (name, args, context, options) =>
-        names.has(name) ? runtime.check(name, args, context, withAudience(options)) : unknown(name),
-      ...(runtime.handshake ? { handshake: runtime.handshake } : {}),
-      ...(views?.length ? { views } : {}),
-    },
-    runtime,
-  );
 }

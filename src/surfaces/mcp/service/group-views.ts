@@ -1,8 +1,8 @@
 import type { PreparedTool } from '../../../manifest/prepared-tool.js';
 import type { ToolGroup } from '../../../manifest/tool-set.js';
-import type { ToolRuntime } from '../../../runtime/runner.js';
-import { restrictedView } from './caller-views.js';
+import { runtimeFor, type ToolRuntime } from '../../../runtime/runner.js';
 import { isScoped, listing } from './groups.js';
+import { partOf } from './tool-service.js';
 
 /**
  * A runtime's groups as MCP serves them, worked out once per runtime on first use: the groups a
@@ -82,7 +82,7 @@ function groupCatalog(runtime: ToolRuntime, declared: readonly ToolGroup[]): Gro
     ),
     scopedView: (group) => viewOf(`scoped:${group.name}`, () => listing(runtime, group.scoped)),
     endpointView: (name) =>
-      viewOf(`endpoint:${name}`, () => restrictedView(runtime, groups.get(name)?.tools ?? [])),
+      viewOf(`endpoint:${name}`, () => partOf(runtimeFor(runtime, { group: name }), runtime)),
   };
 }
 

@@ -40,6 +40,11 @@ export interface BearerGate {
   /** The protected resource metadata, when a request asks for it at one of its paths. */
   metadata(method: string, path: string): GateAnswer | undefined;
   pass(authorization: string | undefined, body: unknown): Promise<GateOutcome>;
+  /**
+   * The same gate before a view of the runtime (a group's endpoint): its callers kept to what they
+   * see of that view, their tokens checked by the one verifier of the server.
+   */
+  forView(view: ToolRuntime): BearerGate;
 }
 
 /** The JWT verifier's own options, which a `verify` of the user's leaves unread (`issuer` still names the authorization server). */
@@ -55,7 +60,6 @@ export function bearerGate(
   auth: McpAuthOptions,
   loadJwtVerifier?: JwtVerifierLoader,
 ): BearerGate {
-  const views = callerViews(runtime, auth.withoutScopes);
   const { resourceMetadata } = auth;
   const resource = new URL(resourceMetadata.resource);
   const issuer = 'issuer' in auth ? auth.issuer : undefined;
@@ -100,8 +104,9 @@ export function bearerGate(
   });
   const noToken = refusal(401, challenge(''), undefined, 'This server needs a bearer token');
 
-  return {
+  const gateOf = (views: CallerViews): BearerGate => ({
     views,
+    forView: (view) => gateOf(callerViews(view, auth.withoutScopes)),
     metadata(method, path): GateAnswer | undefined {
       if (!metadataPaths.has(path)) return undefined;
       if (method !== 'GET') return { status: 405, headers: { allow: 'GET' }, body: null };
@@ -114,11 +119,11 @@ export function bearerGate(
     },
     async pass(authorization, body) {
       const token = bearerToken(authorization);
+      const called = calledTools(body);
       let caller: Caller | undefined;
       if (token === undefined) {
         // Without a token, only calls of public tools: anything else (a list too) asks for one, so
         // that a client authenticates, and a hidden tool's name is not told from an unknown one.
-        const called = calledTools(body);
         if (called.length === 0 || !isCallsOnly(body) || !called.every(views.isPublic)) return noToken;
       } else {
         const verified =
@@ -134,8 +139,8 @@ export function bearerGate(
         }
         caller = verified;
       }
-      const view = views.viewOf(caller);
-      for (const name of calledTools(body)) {
+      const { view, key } = views.viewOf(caller);
+      for (const name of called) {
         // Scope tokens hold no quote or backslash (RFC 6749 §3.3; the build checks them).
         const lacked = views.lackedScopes(name, caller);
         if (lacked)
@@ -149,10 +154,11 @@ export function bearerGate(
       return {
         caller,
         view,
-        sessionOwner: JSON.stringify([caller?.subject ?? null, views.keyOf(caller)]),
+        sessionOwner: JSON.stringify([caller?.subject ?? null, key]),
       };
     },
-  };
+  });
+  return gateOf(callerViews(runtime, auth.withoutScopes));
 }
 
 /** The token of an `Authorization: Bearer …` header; undefined without one (or with another scheme). */

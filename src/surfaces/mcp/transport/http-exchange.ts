@@ -64,17 +64,26 @@ export interface ExchangeLoaders {
 }
 
 /**
+ * Where a group's endpoint is served from: the gate of the handler it belongs to (with `auth`), and
+ * what a caller that sees none of the group's tools is told — what a path that names no group is
+ * told, so that the group is not known to it.
+ */
+interface GroupEndpoint {
+  readonly gate: BearerGate | undefined;
+  readonly hiddenGroup: string;
+}
+
+/**
  * The exchange of a runtime's tools over HTTP, its serving made once per handler. Without
- * `loaders.legacy`, a 2025 request is refused, naming the handler that serves it. At a group's
- * endpoint, `hiddenGroup` is what a caller that sees none of the group's tools is told (with
- * `auth`): what a path that names no group is told, so that the group is not known to it.
+ * `loaders.legacy`, a 2025 request is refused, naming the handler that serves it. A group's
+ * endpoint is served by an exchange of the group's view, behind its handler's gate.
  */
 export function httpExchange(
   runtime: ToolRuntime,
   info: McpServerInfo,
   options: McpHttpOptions,
   loaders: ExchangeLoaders = {},
-  hiddenGroup?: string,
+  endpoint?: GroupEndpoint,
 ): HttpExchange {
   const loadLegacy = loaders.legacy;
   const sessionOptions = sessionOptionsOf(options);
@@ -83,7 +92,13 @@ export function httpExchange(
   if (options.groupEndpoints) checkGroupEndpoints(runtime, options);
   // The group endpoints load with the first request, when they are on.
   let endpoints: Promise<GroupEndpoints<HttpExchange>> | undefined;
-  const gate = options.auth ? bearerGate(runtime, options.auth, loaders.jwtVerifier) : undefined;
+  // One gate, and one token verifier, per handler: a group's endpoint keeps its callers to their
+  // view of the group through its handler's.
+  const gate = endpoint
+    ? endpoint.gate?.forView(runtime)
+    : options.auth
+      ? bearerGate(runtime, options.auth, loaders.jwtVerifier)
+      : undefined;
   checkAccess(runtime, options, gate);
   // A feature server answers server/discover, where the groups extension cannot be declared: tools/list stays flat.
   const modern = modernServing(
@@ -113,7 +128,10 @@ export function httpExchange(
         groupEndpoints(
           runtime,
           (view, noGroup) =>
-            httpExchange(view, info, { ...options, groupEndpoints: false }, loaders, noGroup),
+            httpExchange(view, info, { ...options, groupEndpoints: false }, loaders, {
+              gate,
+              hiddenGroup: noGroup,
+            }),
           { nameGroups: !gate },
         ),
       );
@@ -170,7 +188,7 @@ export function httpExchange(
       );
       if ('status' in passed) return port.reply(passed.status, withCors(passed.headers), passed.body);
       asker = passed;
-      const noGroup = unknownGroup ?? (passed.view.list().length === 0 ? hiddenGroup : undefined);
+      const noGroup = unknownGroup ?? (passed.view.list().length === 0 ? endpoint?.hiddenGroup : undefined);
       if (noGroup !== undefined) {
         const refused = transportError(404, `Not Found: ${noGroup}`, {});
         return port.reply(refused.status, withCors(refused.headers), refused.body);
