@@ -69,8 +69,12 @@ function view(name: string, html: string, csp: ViewCsp, current = true): Prepare
   };
 }
 
-/** The tool set, its views first by name. */
-export function viewToolSet(html: ViewHtml, origins: ViewOrigins): PreparedToolSet {
+/** The tool set, its views first by name; `options` are prepareToolSet's (a search index, say). */
+export function viewToolSet(
+  html: ViewHtml,
+  origins: ViewOrigins,
+  options: Parameters<typeof prepareToolSet>[1] = {},
+): PreparedToolSet {
   const views = [
     view('forecast', html.forecast, { connectDomains: [origins.api] }),
     view('forecast', OLD_FORECAST_HTML, { connectDomains: [origins.api] }, false),
@@ -84,7 +88,7 @@ export function viewToolSet(html: ViewHtml, origins: ViewOrigins): PreparedToolS
     todo_list: { resourceUri: uriOf('todo'), visibility: ['model', 'app'] },
     todo_add: { resourceUri: uriOf('todo'), visibility: ['app'] },
   };
-  const base = prepareToolSet(contracts);
+  const base = prepareToolSet(contracts, options);
   return {
     ...base,
     prepared: base.prepared.map((tool) => ({ ...tool, view: links[tool.name] })),

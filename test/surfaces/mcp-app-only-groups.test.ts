@@ -13,7 +13,7 @@ import { viewToolSet } from '../support/view-tool-set.js';
  * A client that renders no view (it did not declare `io.modelcontextprotocol/ui`) meets no
  * app-only tool anywhere (decision 0073): not in the groups draft's `tools/list`, `groups/list`
  * (an undescribed group is described by the tools it sees; a group of app-only tools only is not
- * offered) or `groups/get`, and no `_meta.ui`. A host that renders views gets them all, linked.
+ * offered), `groups/get` or what `search_tools` finds, and no `_meta.ui`. A host that renders views gets them all, linked.
  * Through the official SDK v2 client and raw 2026-07-28 requests.
  */
 
@@ -33,7 +33,7 @@ const placement: Record<string, { groups: string[]; deferred?: true }> = {
   todo_list: { groups: ['todo'], deferred: true },
   todo_add: { groups: ['todo', 'helpers'], deferred: true },
 };
-const base = viewToolSet(html, origins);
+const base = viewToolSet(html, origins, { search: { tool: true } });
 const toolSet: PreparedToolSet = {
   ...base,
   groups: [{ name: 'outside', description: 'Weather and pictures.' }, { name: 'todo' }, { name: 'helpers' }],
@@ -52,8 +52,13 @@ const runtime = createToolRuntime(toolSet, {
 });
 
 const handle = createMcpFetchHandler(runtime, info, { responses: 'json' });
-async function ask(method: string, params: object, capabilities: object): Promise<string> {
-  const response = await handle(modernRequest('http://localhost/mcp', method, params, capabilities));
+async function ask(
+  method: string,
+  params: object,
+  capabilities: object,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const response = await handle(modernRequest('http://localhost/mcp', method, params, capabilities, headers));
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -66,6 +71,8 @@ async function everyAnswer(capabilities: object): Promise<Record<string, string>
   };
   for (const { name } of toolSet.groups ?? [])
     answers[`groups/get ${name}`] = await ask('groups/get', { name }, capabilities);
+  const query = { name: 'search_tools', arguments: { query: 'add an item to the to-do list', limit: 5 } };
+  answers.search_tools = await ask('tools/call', query, capabilities, { 'mcp-name': 'search_tools' });
   return answers;
 }
 
@@ -82,7 +89,8 @@ describe('the groups draft, by whether the client renders views', () => {
       expect(answer, asked).not.toContain('"ui"');
       expect(answer, asked).not.toContain('ui/resourceUri');
     }
-    expect(names(answers['tools/list'] as string)).toEqual(['weather', 'gallery']);
+    expect(names(answers['tools/list'] as string)).toEqual(['weather', 'gallery', 'search_tools']);
+    expect(answers.search_tools).toContain('todo_list');
     expect(JSON.parse(answers['groups/list'] as string).result.groups).toEqual([
       { name: 'todo', description: 'Tools: todo_list.' },
     ]);
@@ -107,6 +115,7 @@ describe('the groups draft, by whether the client renders views', () => {
       visibility: ['app'],
     });
     expect(names(answers['groups/get helpers'] as string)).toEqual(['todo_add']);
+    expect(answers.search_tools).toContain('todo_add');
   });
 });
 
