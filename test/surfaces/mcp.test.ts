@@ -205,6 +205,10 @@ describe('the built example server', () => {
           'dist/src/adapters/zod4/runtime.js',
         ]),
       );
+      // The chunks they share are merged at build into one for the run time and one for serving.
+      expect(new Set(added.filter((file) => file.startsWith('dist/chunks/')))).toEqual(
+        new Set(['dist/chunks/runtime-start.js', 'dist/chunks/mcp-start.js']),
+      );
       await client.callTool({ name: 'list_notes', arguments: {} });
       const afterCall = recorder.resolved().join('\n');
       expect(afterCall).toContain('/dist/assets/organise-');

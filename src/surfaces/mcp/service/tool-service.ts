@@ -64,6 +64,8 @@ const services: { readonly [Links in ViewLinks]: WeakMap<ToolRuntime, ToolServic
 };
 /** The runtime a view lists part of (a group's tools, the top-level ones), by view. */
 const wholes = new WeakMap<ToolRuntime, ToolRuntime>();
+/** How each service writes one tool, or undefined for one its list does not show. */
+const writers = new WeakMap<ToolService, (tool: PreparedTool) => Tool | undefined>();
 
 /**
  * The service of a runtime, made once per runtime and list (not per server: the stateless HTTP
@@ -75,7 +77,7 @@ export function toolServiceOf(runtime: ToolRuntime, links: ViewLinks = 'linked')
   let service = services[variant].get(runtime);
   if (!service) {
     const whole = wholes.get(runtime);
-    service = toolService(runtime.list(), whole && toolServiceOf(whole, variant), variant);
+    service = toolService(runtime.list(), whole && writers.get(toolServiceOf(whole, variant)), variant);
     services[variant].set(runtime, service);
   }
   return service;
@@ -90,36 +92,65 @@ export function partOf(view: ToolRuntime, whole: ToolRuntime): ToolRuntime {
   return view;
 }
 
+/**
+ * The service of one list. Each tool is written as the list sends it when a page (or a lookup)
+ * first needs it, and the maps by name are made on first read: a first `tools/list` of 1,000
+ * tools writes the 200 of its page, not all of them (decision 0069).
+ */
 function toolService(
   prepared: readonly PreparedTool[],
-  whole: ToolService | undefined,
+  wholeWriter: ((tool: PreparedTool) => Tool | undefined) | undefined,
   links: ViewLinks,
 ): ToolService {
   // `anthropic/alwaysLoad` says a tool is not deferred: it means something only beside deferred ones.
   const anyDeferred = prepared.some((tool) => tool.loading === 'deferred');
   // A client that renders no view has no view to call an app-only tool: it would show it to the model.
   const shown = links === 'linked' ? prepared : visibleTools(prepared, { model: true });
-  const tools = Object.freeze(
-    shown.map((tool) => whole?.listed.get(tool.name) ?? toListedTool(tool, anyDeferred, links)),
-  );
-  const outputs = new Set(prepared.filter((tool) => tool.outputSchema).map((tool) => tool.name));
+  const written = new Map<string, Tool>();
+  const write = (tool: PreparedTool): Tool => {
+    let listed = written.get(tool.name);
+    if (!listed) {
+      listed = wholeWriter?.(tool) ?? toListedTool(tool, anyDeferred, links);
+      written.set(tool.name, listed);
+    }
+    return listed;
+  };
+  let shownByName: ReadonlyMap<string, PreparedTool> | undefined;
   const pages = new Map<string, ListedPage>();
   const texts = new WeakMap<object, string>();
-  return {
-    listed: new Map(tools.map((tool) => [tool.name, tool])),
-    mirrored: new Map(prepared.flatMap((tool) => (tool.mcpHeaders ? [[tool.name, tool.mcpHeaders]] : []))),
-    outputSchemas: new Map(prepared.map((tool) => [tool.name, tool.outputSchema])),
-    inputSchemas: new Map(prepared.map((tool) => [tool.name, tool.inputSchema.mcp])),
+  let listed: ReadonlyMap<string, Tool> | undefined;
+  let mirrored: ReadonlyMap<string, readonly McpHeader[]> | undefined;
+  let outputSchemas: ReadonlyMap<string, JsonSchema | undefined> | undefined;
+  let inputSchemas: ReadonlyMap<string, JsonSchema> | undefined;
+  const service: ToolService = {
+    get listed() {
+      listed ??= new Map(shown.map((tool) => [tool.name, write(tool)]));
+      return listed;
+    },
+    get mirrored() {
+      mirrored ??= new Map(
+        prepared.flatMap((tool) => (tool.mcpHeaders ? [[tool.name, tool.mcpHeaders] as const] : [])),
+      );
+      return mirrored;
+    },
+    get outputSchemas() {
+      outputSchemas ??= new Map(prepared.map((tool) => [tool.name, tool.outputSchema]));
+      return outputSchemas;
+    },
+    get inputSchemas() {
+      inputSchemas ??= new Map(prepared.map((tool) => [tool.name, tool.inputSchema.mcp]));
+      return inputSchemas;
+    },
     page(pageSize, cursor) {
-      const start = startOf(cursor, tools.length);
+      const start = startOf(cursor, shown.length);
       if (start === undefined) return { error: invalidCursor(cursor) };
       const key = `${pageSize}:${start}`;
       let listed = pages.get(key);
       if (!listed) {
         const end = start + pageSize;
         const page = Object.freeze({
-          tools: tools.slice(start, end),
-          ...(end < tools.length ? { nextCursor: cursorOf(end) } : {}),
+          tools: shown.slice(start, end).map(write),
+          ...(end < shown.length ? { nextCursor: cursorOf(end) } : {}),
         });
         listed = { page, text: JSON.stringify(page) };
         pages.set(key, listed);
@@ -129,7 +160,10 @@ function toolService(
     },
     textOf: (result) => (typeof result === 'object' && result !== null ? texts.get(result) : undefined),
     answer(name, outcome) {
-      if (outcome.ok) return { result: renderMcpResult(outcome.value, outputs.has(name)) as CallToolResult };
+      if (outcome.ok)
+        return {
+          result: renderMcpResult(outcome.value, Boolean(service.outputSchemas.get(name))) as CallToolResult,
+        };
       const { code, message, protocol, result } = outcome.error;
       // A handler that returned an MCP result with isError: that result, as it is, and an error.
       if (result) return { result: { ...renderMcpResult(result, false), isError: true } as CallToolResult };
@@ -140,6 +174,13 @@ function toolService(
       return { result: { content: [{ type: 'text', text: message }], isError: true } };
     },
   };
+  // A view of part of this list writes each of its tools as this list does, if this list shows it.
+  writers.set(service, (tool) => {
+    shownByName ??= new Map(shown.map((each) => [each.name, each]));
+    const own = shownByName.get(tool.name);
+    return own && write(own);
+  });
+  return service;
 }
 
 /** The `_meta` keys clients read of a tool's place in a large set (docs/guide/large-tool-sets.md). */
