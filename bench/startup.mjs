@@ -1,6 +1,6 @@
 // Cold start to the first tools/list answer over stdio, from process start, side by side.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -115,6 +115,8 @@ const MEASURED = {
       .map((name) => [name, { script: name, requests: REQUESTS }]),
   ),
   'toolprep-2026': { script: 'toolprep', requests: REQUESTS_2026, check: true },
+  // With `before`: the same server script on another checkout's build (its dist/), in the same rounds.
+  'toolprep-2026-before': { script: 'toolprep', requests: REQUESTS_2026, check: true, before: true },
   'floor-2026': { script: 'floor-2026', requests: REQUESTS_2026, check: true },
 };
 
@@ -198,7 +200,12 @@ function checked2026(name, output, count) {
  * Each of `names` (every approach unless told) at each tool count, `repeats` rounds after a
  * warm-up round: the 2025 table, the 2026 table and the chart's series.
  */
-export async function benchmarkStartup({ counts, repeats, names = Object.keys(MEASURED) }) {
+export async function benchmarkStartup({
+  counts,
+  repeats,
+  names = Object.keys(MEASURED).filter((name) => !MEASURED[name].before),
+  before,
+}) {
   const rows = [];
   const rows2026 = [];
   const series = {};
@@ -218,13 +225,20 @@ export async function benchmarkStartup({ counts, repeats, names = Object.keys(ME
         Object.keys(SERVERS).map((name) => path.join(dir, `${name}.ts`)),
       );
       const scriptOf = (name) => path.join(dir, 'out', `${name}.js`);
+      // The bundles import toolprep by name: beside a node_modules/toolprep of the other checkout.
+      if (before) {
+        mkdirSync(path.join(dir, 'before/node_modules'), { recursive: true });
+        symlinkSync(path.resolve(before), path.join(dir, 'before/node_modules/toolprep'), 'dir');
+        cpSync(path.join(dir, 'out'), path.join(dir, 'before/out'), { recursive: true });
+      }
       // The 2026 floor writes the very result toolprep writes: taken from one run of it.
       const captured = await timeToFirstList(dir, scriptOf('toolprep'), REQUESTS_2026);
       const page = JSON.stringify(checked2026('toolprep-2026', captured.output, count));
       writeFileSync(path.join(dir, 'tools-list-2026.json'), page);
       const runs = await roundRobin(names, repeats, async (name) => {
         const { script, requests, check } = MEASURED[name];
-        const run = await timeToFirstList(dir, scriptOf(script), requests);
+        const file = MEASURED[name].before ? path.join(dir, 'before/out', `${script}.js`) : scriptOf(script);
+        const run = await timeToFirstList(dir, file, requests);
         // Checked after the clock has stopped: every 2026 answer is the whole list.
         if (check && JSON.stringify(checked2026(name, run.output, count)) !== page)
           throw new Error(`${name} answered another list than toolprep's first`);
@@ -248,16 +262,19 @@ export async function benchmarkStartup({ counts, repeats, names = Object.keys(ME
         rows.push(
           `| ${count} | **ratios** | toolprep ÷ floor = **${ratio(wall.toolprep, wall.floor)}×** (+${(wall.toolprep - wall.floor).toFixed(0)} ms); SDK registerTool ÷ toolprep = **${ratio(wall['sdk-register-tool'], wall.toolprep)}×**; SDK import alone = ${((wall['sdk-import-only'] / wall.toolprep) * 100).toFixed(0)}% of toolprep's start | toolprep ÷ floor = **${ratio(cpu.toolprep, cpu.floor)}×** (+${(cpu.toolprep - cpu.floor).toFixed(0)} ms); SDK registerTool ÷ toolprep = ${ratio(cpu['sdk-register-tool'], cpu.toolprep)}× |`,
         );
-      for (const name of ['toolprep-2026', 'floor-2026']) rows2026.push(measure(name));
+      const rows2026Of = names.filter((name) => name.startsWith('toolprep-2026'));
+      for (const name of [...rows2026Of, 'floor-2026']) rows2026.push(measure(name));
       // Each round measured the two one after the other: the median of those rounds' ratios.
-      const paired = (key) =>
-        stats(
-          runs['toolprep-2026'].map((run, round) => run[key] / runs['floor-2026'][round][key]),
-        ).median.toFixed(2);
+      const paired = (key, name = 'toolprep-2026') =>
+        stats(runs[name].map((run, round) => run[key] / runs['floor-2026'][round][key])).median.toFixed(2);
       const same2025 =
         wall.toolprep === undefined
           ? ''
           : `; for 2025 in the same rounds (initialize, then tools/list) ${ratio(wall.toolprep, wall.floor)}×`;
+      if (names.includes('toolprep-2026-before'))
+        rows2026.push(
+          `| ${count} | **ratio before** | per round ${paired('wall', 'toolprep-2026-before')}× | per round ${paired('cpu', 'toolprep-2026-before')}× |`,
+        );
       rows2026.push(
         `| ${count} | **ratio** | toolprep ÷ floor = **${ratio(wall['toolprep-2026'], wall['floor-2026'])}×** (+${(wall['toolprep-2026'] - wall['floor-2026']).toFixed(0)} ms; per round ${paired('wall')}×)${same2025} | toolprep ÷ floor = **${ratio(cpu['toolprep-2026'], cpu['floor-2026'])}×** (+${(cpu['toolprep-2026'] - cpu['floor-2026']).toFixed(0)} ms; per round ${paired('cpu')}×) |`,
       );
@@ -316,13 +333,23 @@ ${lines.join('\n')}
 }
 
 // Alone, the 2026 rows with more rounds: `node bench/startup.mjs --mcp-2026 [--rounds 60]` (after
-// `npm run build`): toolprep and the floor in both eras, round robin, at 20 and 200 tools.
+// `npm run build`): toolprep and the floor in both eras, round robin, at 20 and 200 tools (or
+// `--counts 20,200,1000`). `--before <checkout>` adds the 2026 row of another built checkout of
+// toolprep (say main's) to the same rounds.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const roundsAt = process.argv.indexOf('--rounds');
-  const repeats = roundsAt === -1 ? 60 : Number(process.argv[roundsAt + 1]);
-  const names = process.argv.includes('--mcp-2026')
-    ? ['toolprep', 'floor', 'toolprep-2026', 'floor-2026']
-    : Object.keys(MEASURED);
-  const { table, table2026 } = await benchmarkStartup({ counts: [20, 200], repeats, names });
+  const option = (name) => {
+    const at = process.argv.indexOf(name);
+    return at === -1 ? undefined : process.argv[at + 1];
+  };
+  const repeats = Number(option('--rounds') ?? 60);
+  const counts = (option('--counts') ?? '20,200').split(',').map(Number);
+  const before = option('--before');
+  const names = [
+    ...(process.argv.includes('--mcp-2026')
+      ? ['toolprep', 'floor', 'toolprep-2026', 'floor-2026']
+      : Object.keys(MEASURED).filter((name) => !MEASURED[name].before)),
+    ...(before ? ['toolprep-2026-before'] : []),
+  ];
+  const { table, table2026 } = await benchmarkStartup({ counts, repeats, names, before });
   process.stdout.write(`${table}\n\n${table2026}\n`);
 }

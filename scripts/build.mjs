@@ -78,30 +78,41 @@ export function exportedFiles(packageJson) {
     .map((target) => target.slice('./dist/'.length));
 }
 
-// The entries a server starts with, by the merged chunk that takes in what they load (decision 0069):
-// the run time with the adapter a generated module imports, then the MCP serving.
-const START_CHUNKS = {
-  'runtime-start': ['src/runtime/index.js', 'src/adapters/zod4/runtime.js'],
-  'mcp-start': ['src/surfaces/mcp/index.js'],
-};
+// What a server loads at start, merged at build into a few chunks (decision 0069), in this order:
+// each takes in the chunks its entries load statically that only `servedTo` entries reach. The
+// run time goes wherever any of it is loaded (it is 17 KB); MCP serving only where an MCP entry
+// would load it anyway, so what the other entries share with it (results, the error log) stays
+// in chunks of its own.
+const START_CHUNKS = [
+  {
+    name: 'runtime-start',
+    entries: ['src/runtime/index.js', 'src/adapters/zod4/runtime.js'],
+    servedTo: () => true,
+  },
+  {
+    name: 'mcp-start',
+    entries: ['src/surfaces/mcp/index.js'],
+    servedTo: (entry) => /^src\/(surfaces\/mcp|testing)\//.test(entry),
+  },
+];
 
 // Relative specifiers of static imports and re-exports only: what loads with a file, not after.
 const STATIC_SPECIFIER = /(?:\bfrom\s*|^\s*import\s+)['"](\.\.?\/[^'"]+)['"]/gm;
 
-/** The chunks of `dist/` (paths relative to it) that `entry` loads before it runs. */
-function staticChunks(distFolder, entry) {
+/** The files of `dist/` (paths relative to it) that `roots` import, by `specifiers`, and they in turn. */
+function importedFrom(distFolder, roots, specifiers) {
   const reached = new Set();
   const visit = (file) => {
     const text = readFileSync(path.join(distFolder, file), 'utf8');
-    for (const [, specifier] of text.matchAll(STATIC_SPECIFIER)) {
+    for (const [, specifier] of text.matchAll(specifiers)) {
       const target = path.posix.join(path.posix.dirname(file), specifier);
       if (reached.has(target)) continue;
       reached.add(target);
       visit(target);
     }
   };
-  visit(entry);
-  return [...reached].filter((file) => file.startsWith('chunks/'));
+  for (const root of roots) visit(root);
+  return reached;
 }
 
 /** The names a chunk exports: esbuild writes them as one `export { a, b as c };` at its end. */
@@ -119,18 +130,22 @@ function exportedNames(text) {
 }
 
 /**
- * Merges the chunks the start entries load into one file per line of START_CHUNKS:
- * splitting makes a chunk per set of entries sharing code, and a server started with 29 of them
- * read, resolved and compiled each (about 0.6 ms a file). Each merged chunk is the one copy of
- * its modules: every import of a chunk it took in is pointed at it. An entry that shared one
- * chunk with the start path now loads the whole merged file.
+ * Merges the chunks the start entries load into one file per line of START_CHUNKS: splitting
+ * makes a chunk per set of entries sharing code, and a stdio server read, resolved and compiled
+ * 28 files before its first answer (about 0.6 ms a file). Each merged chunk is the one copy of
+ * its modules: every import of a chunk it took in is pointed at it, so an entry that shared one
+ * of them loads the whole merged file.
  */
-async function mergeStartChunks(bundle, distFolder) {
+async function mergeStartChunks(bundle, distFolder, packageEntries) {
   // The files merged so far: a later entry imports them, and does not take them in again.
   const merged = new Set();
-  for (const [name, entries] of Object.entries(START_CHUNKS)) {
-    const group = [...new Set(entries.flatMap((entry) => staticChunks(distFolder, entry)))].filter(
-      (chunk) => !merged.has(chunk),
+  for (const { name, entries, servedTo } of START_CHUNKS) {
+    const reachers = new Map();
+    for (const entry of packageEntries)
+      for (const file of importedFrom(distFolder, [entry], RELATIVE_SPECIFIER))
+        reachers.set(file, [...(reachers.get(file) ?? []), entry]);
+    const group = [...importedFrom(distFolder, entries, STATIC_SPECIFIER)].filter(
+      (file) => file.startsWith('chunks/') && !merged.has(file) && (reachers.get(file) ?? []).every(servedTo),
     );
     if (group.length < 2) continue;
     const target = `chunks/${name}.js`;
@@ -289,7 +304,11 @@ export async function build() {
     packages: 'external',
     logLevel: 'warning',
   });
-  await mergeStartChunks(bundle, RUNTIME_DIST);
+  await mergeStartChunks(
+    bundle,
+    RUNTIME_DIST,
+    entries.filter((file) => file.endsWith('.js')),
+  );
   for (const file of reachableFiles(
     BUILD_DIST,
     entries.filter((file) => file.endsWith('.d.ts')),

@@ -205,10 +205,13 @@ describe('the built example server', () => {
           'dist/src/adapters/zod4/runtime.js',
         ]),
       );
-      // The chunks they share are merged at build into one for the run time and one for serving.
-      expect(new Set(added.filter((file) => file.startsWith('dist/chunks/')))).toEqual(
-        new Set(['dist/chunks/runtime-start.js', 'dist/chunks/mcp-start.js']),
+      // The chunks they share are merged at build, one for the run time and one for serving: a
+      // few files, not the 25 chunks the splitting made (decision 0069).
+      const chunks = new Set(added.filter((file) => file.startsWith('dist/chunks/')));
+      expect([...chunks]).toEqual(
+        expect.arrayContaining(['dist/chunks/runtime-start.js', 'dist/chunks/mcp-start.js']),
       );
+      expect(chunks.size).toBeLessThanOrEqual(4);
       await client.callTool({ name: 'list_notes', arguments: {} });
       const afterCall = recorder.resolved().join('\n');
       expect(afterCall).toContain('/dist/assets/organise-');
