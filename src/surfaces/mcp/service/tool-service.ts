@@ -118,14 +118,14 @@ function toolService(
   let shownByName: ReadonlyMap<string, PreparedTool> | undefined;
   const pages = new Map<string, ListedPage>();
   const texts = new WeakMap<object, string>();
-  let listed: ReadonlyMap<string, Tool> | undefined;
+  let listedByName: ReadonlyMap<string, Tool> | undefined;
   let mirrored: ReadonlyMap<string, readonly McpHeader[]> | undefined;
   let outputSchemas: ReadonlyMap<string, JsonSchema | undefined> | undefined;
   let inputSchemas: ReadonlyMap<string, JsonSchema> | undefined;
   const service: ToolService = {
     get listed() {
-      listed ??= new Map(shown.map((tool) => [tool.name, write(tool)]));
-      return listed;
+      listedByName ??= new Map(shown.map((tool) => [tool.name, write(tool)]));
+      return listedByName;
     },
     get mirrored() {
       mirrored ??= new Map(
