@@ -76,3 +76,24 @@ test('a view that fails to build keeps its files watched, and the edit that fixe
   const fixed = await generator.run();
   expect(fixed).toMatchObject({ ran: true, problems: [] });
 }, 60_000);
+
+test('a failed run keeps watching what the last good one was built from, errors aside', async () => {
+  const script = project.read('src/tools/gallery-script.ts');
+  project.write('src/tools/gallery-words.json', '{ "title": "Gallery" }');
+  project.write(
+    'src/tools/gallery-script.ts',
+    `import { title } from './gallery-words.json';\ndocument.title = title;\n${script}`,
+  );
+  expect(await nextReasons()).toEqual(['src/tools/gallery-script.ts changed']);
+  expect((await generator.run()).problems).toEqual([]);
+  watcher.update();
+  // The JSON file's error is placed in the script that imports it: the JSON is not named.
+  project.write('src/tools/gallery-words.json', '{ "name": "Gallery" }');
+  expect(await nextReasons()).toEqual(['src/tools/gallery-words.json changed']);
+  const failed = await generator.run();
+  expect(failed.problems).toMatchObject([{ code: 'view-build-failed', file: 'src/tools/gallery-script.ts' }]);
+  watcher.update();
+  project.write('src/tools/gallery-words.json', '{ "title": "Gallery" }');
+  expect(await nextReasons()).toEqual(['src/tools/gallery-words.json changed']);
+  expect(await generator.run()).toMatchObject({ ran: true, problems: [] });
+}, 60_000);
