@@ -28,9 +28,10 @@ export const INLINED_ASSETS = Object.keys(ASSET_TYPES);
  */
 const MARKUP =
   /<!--[\s\S]*?-->|<(script|style)\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/\1\s*>|<([a-z][a-z0-9-]*)\b((?:[^>"']|"[^"]*"|'[^']*')*)>/gi;
+/** An attribute, its value quoted or bare: read one after another, a quoted value is never read as attributes. */
+const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 /** The attributes whose value is a URL the document loads, submits to or links to. */
-const URL_ATTRIBUTE = /(\s(src|href|poster|srcset|data|action|formaction)\s*=\s*["']?)([^"'\s>]*)/gi;
-const STYLE_ATTRIBUTE = /(\sstyle\s*=\s*(["']))([\s\S]*?)\2/i;
+const URL_ATTRIBUTES = new Set(['src', 'href', 'poster', 'srcset', 'data', 'action', 'formaction']);
 const CSS_REFERENCE = /(url\(\s*["']?)([^"')\s]+)|(@import\s+["'])([^"']+)/gi;
 
 /** A URL resolved against the document: a scheme, `//`, a fragment alone, or nothing at all. */
@@ -118,21 +119,20 @@ function relativeReferences(markup: string, bundled: ReadonlySet<number>): Refer
   };
   const noteAttributes = (tag: string, attributes: string, at: number) => {
     const element = tag.toLowerCase();
-    for (const match of attributes.matchAll(URL_ATTRIBUTE)) {
-      const start = at + match.index + (match[1] as string).length;
-      const name = (match[2] as string).toLowerCase();
-      const value = attributeValue(attributes, match);
+    for (const match of attributes.matchAll(ATTRIBUTE)) {
+      const name = (match[1] as string).toLowerCase();
+      const value = match[2] ?? match[3] ?? match[4];
+      if (value === undefined || (name !== 'style' && !URL_ATTRIBUTES.has(name))) continue;
+      const start = at + match.index + match[0].length - value.length - (match[4] === undefined ? 1 : 0);
       const what = `<${element} ${name}>`;
-      if (name === 'srcset')
+      if (name === 'style') noteCss(value, start, what);
+      else if (name === 'srcset')
         for (const candidate of srcsetCandidates(value)) note(start + candidate.start, candidate.url, what);
       else {
         const url = value.trim();
         note(start + value.indexOf(url), url, what);
       }
     }
-    const style = STYLE_ATTRIBUTE.exec(attributes);
-    if (style)
-      noteCss(style[3] as string, at + style.index + (style[1] as string).length, `<${element} style>`);
   };
   for (const match of markup.matchAll(MARKUP)) {
     if (bundled.has(match.index) || match[0].startsWith('<!--')) continue;
@@ -144,16 +144,6 @@ function relativeReferences(markup: string, bundled: ReadonlySet<number>): Refer
     } else noteAttributes(tag as string, attributes as string, match.index + 1 + (tag as string).length);
   }
   return references;
-}
-
-/** An attribute's value from where its match starts: up to its closing quote, or the first space if bare. */
-function attributeValue(attributes: string, match: RegExpExecArray | RegExpMatchArray): string {
-  const head = match[1] as string;
-  const from = (match.index as number) + head.length;
-  const quote = head.at(-1);
-  if (quote !== '"' && quote !== "'") return match[3] as string;
-  const end = attributes.indexOf(quote, from);
-  return attributes.slice(from, end === -1 ? undefined : end);
 }
 
 /**

@@ -37,7 +37,7 @@ test('images and fonts the markup names are inlined; scripts, styles, links else
       '<img src="./logo.svg" alt=""><link rel="icon" href=logo.svg>',
       '<img srcset="./logo.svg 1x, ./logo.svg 2x"><div style="background: url(\'./logo.svg\')"></div>',
       '<style>.a { background: url(./logo.svg) }</style><a href="#photos">top</a>',
-      '<!-- <img src="./gone.png"> -->',
+      '<!-- <img src="./gone.png"> --><img alt="not src=./gone.png" src=\'./logo.svg\'>',
     ].join('\n'),
   );
   expect(run.problems).toEqual([]);
@@ -45,11 +45,11 @@ test('images and fonts the markup names are inlined; scripts, styles, links else
     /^toolprep\.views\/photo_gallery\.\w+\.html$/.test(file.path),
   );
   const html = view?.text as string;
-  expect(html.split(LOGO_URL).length - 1).toBe(6);
+  expect(html.split(LOGO_URL).length - 1).toBe(7);
   expect(html).not.toContain('./logo.svg');
   expect(html).toContain('<link rel="icon" href=data:image/svg+xml;base64,');
   expect(html).toContain('<a href="#photos">top</a>');
-  expect(html).toContain('<!-- <img src="./gone.png"> -->');
+  expect(html).toContain(`<!-- <img src="./gone.png"> --><img alt="not src=./gone.png" src='${LOGO_URL}'>`);
   expect(html).toContain('src="https://images.example-cdn.com/logo.svg"');
   // The stylesheet and script the page links are bundled and inlined as before.
   expect(html).not.toMatch(/gallery-view\.css|gallery-script\.ts/);
