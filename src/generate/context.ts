@@ -105,7 +105,11 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
       recordedGeneration(project, state, options, started) ??
       (await (await import('./generate.js')).generateProject(project, state, options));
     contractFiles = generation.contractFiles.map((file) => path.resolve(root, file));
-    const built = (generation.viewInputs ?? []).map((file) => path.resolve(root, file));
+    const reported = (generation.viewInputs ?? []).map((file) => path.resolve(root, file));
+    // After a failed run, what the last views were built from stays watched too: a failed build
+    // knows only the files its errors name, and the fix may be in another (decision 0074).
+    const built =
+      generation.problems.length > 0 ? [...new Set([...viewInputs, ...reported])].sort() : reported;
     // The views' files are known once they are built: the next run compares them too.
     lastFingerprint =
       built.join('\n') === viewInputs.join('\n') ? fingerprint : fingerprintOf(project, built);

@@ -62,6 +62,8 @@ export async function buildViews(
     const place = { tool: prepared.name, file: ref.file, line: ref.line };
     const built = await buildView(root, entry);
     if (!built.ok) {
+      // Still watched: a change to one of them may be the fix, and must start a run.
+      for (const input of built.inputs) inputs.add(input);
       for (const failure of built.failures)
         problems.push({
           severity: 'error',

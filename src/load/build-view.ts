@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BuildFailure, Message, OutputFile } from 'esbuild';
+import type { OutputFile } from 'esbuild';
 import { projectPath } from '../shared/build/project-path.js';
 import type { ViewPiece } from '../shared/build/view-piece.js';
+import { type BuildFailure, esbuildFailures } from './esbuild-failures.js';
+import { INLINED_ASSETS, inlineMarkupAssets } from './view-assets.js';
 
 export interface BuiltView {
   /** The one self-contained HTML document: scripts and styles inlined. */
@@ -12,14 +14,12 @@ export interface BuiltView {
   readonly inputs: readonly string[];
 }
 
-export interface ViewBuildFailure {
-  readonly file?: string;
-  readonly line?: number;
-  readonly message: string;
+/** Why a view could not be built, and the local files known to matter: a change to one may fix it. */
+export interface ViewBuildFailed {
+  readonly failures: readonly BuildFailure[];
+  /** Relative to the root, sorted: the entry, the files its markup names, the files the errors name. */
+  readonly inputs: readonly string[];
 }
-
-/** Assets a view imports, inlined as `data:` URLs: a view is one document, with nothing beside it. */
-const INLINED_ASSETS = ['.png', '.jpg', '.jpeg', '.gif', '.webp', '.svg', '.woff', '.woff2', '.ttf'];
 
 /** A `<script src>` or stylesheet `<link href>` of a local file: what an HTML entry's build inlines. */
 const LOCAL_SCRIPT =
@@ -37,7 +37,7 @@ const LOCAL_STYLESHEET =
 export async function buildView(
   root: string,
   entry: string,
-): Promise<{ ok: true; view: BuiltView } | { ok: false; failures: readonly ViewBuildFailure[] }> {
+): Promise<{ ok: true; view: BuiltView } | ({ ok: false } & ViewBuildFailed)> {
   const { build } = await import('esbuild');
   const isHtml = /\.html?$/i.test(entry);
   let markup: string | undefined;
@@ -45,23 +45,32 @@ export async function buildView(
     try {
       markup = await readFile(entry, 'utf8');
     } catch (error) {
-      return {
-        ok: false,
-        failures: [{ file: projectPath(root, entry), message: `cannot be read: ${String(error)}` }],
-      };
+      const file = projectPath(root, entry);
+      return { ok: false, failures: [{ file, message: `cannot be read: ${String(error)}` }], inputs: [file] };
     }
   }
-  const scripts = isHtml
-    ? [...(markup as string).matchAll(LOCAL_SCRIPT)].map((match) => match[3] as string)
-    : [];
-  const styles = isHtml
-    ? [...(markup as string).matchAll(LOCAL_STYLESHEET)].map((match) => match[3] as string)
-    : [];
+  const scriptTags = isHtml ? [...(markup as string).matchAll(LOCAL_SCRIPT)] : [];
+  const styleTags = isHtml ? [...(markup as string).matchAll(LOCAL_STYLESHEET)] : [];
   const entryPoints = isHtml
-    ? [...scripts, ...styles].map((source) => path.resolve(path.dirname(entry), source))
+    ? [...scriptTags, ...styleTags].map((match) => path.resolve(path.dirname(entry), match[3] as string))
     : [entry];
   let outputs: readonly OutputFile[] = [];
-  let inputs: string[] = isHtml ? [projectPath(root, entry)] : [];
+  let inputs: string[] = [projectPath(root, entry), ...entryPoints.map((file) => projectPath(root, file))];
+  // The tags the build inlines itself, by where they start: the markup's other relative URLs are the assets'.
+  const bundled = new Set([...scriptTags, ...styleTags].map((match) => match.index));
+  const assets = isHtml ? await inlineMarkupAssets(root, entry, markup as string, bundled) : undefined;
+  const failed = (failures: readonly BuildFailure[]) => ({
+    ok: false as const,
+    failures,
+    inputs: sortedInputs([
+      ...inputs,
+      ...(assets?.inputs ?? []),
+      ...failures.flatMap((failure) =>
+        failure.file ? [projectPath(root, path.resolve(root, failure.file))] : [],
+      ),
+    ]),
+  });
+  if (assets && !assets.ok) return failed(assets.failures);
   if (entryPoints.length > 0) {
     try {
       const result = await build({
@@ -89,19 +98,11 @@ export async function buildView(
       });
       outputs = result.outputFiles;
       inputs = [
-        ...inputs,
+        ...(isHtml ? [projectPath(root, entry)] : []),
         ...Object.keys(result.metafile.inputs).filter((file) => !file.includes('node_modules/')),
       ];
     } catch (error) {
-      const errors = (error as BuildFailure).errors as Message[] | undefined;
-      if (!errors) throw error;
-      return {
-        ok: false,
-        failures: errors.map((message) => ({
-          ...(message.location ? { file: message.location.file, line: message.location.line } : {}),
-          message: message.text,
-        })),
-      };
+      return failed(esbuildFailures(error));
     }
   }
   const outputOf = (source: string, extension: '.js' | '.css'): OutputFile | undefined => {
@@ -133,7 +134,7 @@ export async function buildView(
   if (isHtml) {
     const file = projectPath(root, entry);
     pieces.push({ kind: 'html', text: markup as string, file });
-    html = (markup as string)
+    html = (assets?.ok ? assets.markup : (markup as string))
       .replace(LOCAL_STYLESHEET, (_tag, _rel, _quote, source: string) => styleTag(outputOf(source, '.css')))
       .replace(
         LOCAL_SCRIPT,
@@ -145,7 +146,11 @@ export async function buildView(
     const source = path.basename(entry);
     html = `<!doctype html>\n<html>\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n${styleTag(outputOf(source, '.css'))}\n</head>\n<body>\n<div id="root"></div>\n${scriptTag(outputOf(source, '.js'))}\n</body>\n</html>\n`;
   }
-  return { ok: true, view: { html, pieces, inputs: [...new Set(inputs)].sort() } };
+  return { ok: true, view: { html, pieces, inputs: sortedInputs([...inputs, ...(assets?.inputs ?? [])]) } };
+}
+
+function sortedInputs(inputs: readonly string[]): string[] {
+  return [...new Set(inputs)].sort();
 }
 
 function mapField(map: string | undefined): { map?: string } {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { BuildFailure, BuildResult, Message } from 'esbuild';
+import type { BuildResult } from 'esbuild';
+import { esbuildFailures } from './esbuild-failures.js';
 
 /** The module a host of MCP Apps views is built on, from the project's own ext-apps. */
 const APP_BRIDGE = '@modelcontextprotocol/ext-apps/app-bridge';
@@ -59,9 +60,9 @@ async function bundleModule(entry: string): Promise<HostBridge> {
       logLevel: 'silent',
     });
   } catch (error) {
-    const [first] = ((error as BuildFailure).errors ?? []) as Message[];
+    const [first] = esbuildFailures(error);
     if (!first) throw error;
-    return { ok: false, reason: `${APP_BRIDGE} could not be bundled for the page: ${first.text}` };
+    return { ok: false, reason: `${APP_BRIDGE} could not be bundled for the page: ${first.message}` };
   }
   return { ok: true, script: result.outputFiles[0]?.text ?? '' };
 }

@@ -1,8 +1,9 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Message } from 'esbuild';
+import type { BuildResult } from 'esbuild';
 import { projectPath } from '../shared/build/project-path.js';
+import { type BuildFailure, esbuildFailures } from './esbuild-failures.js';
 import { packageImports } from './package-imports.js';
 
 export interface LoadedModule {
@@ -13,11 +14,7 @@ export interface LoadedModule {
   readonly inputs: readonly string[];
 }
 
-export interface LoadFailure {
-  readonly file?: string;
-  readonly line?: number;
-  readonly message: string;
-}
+export type LoadFailure = BuildFailure;
 
 export type LoadResult =
   | { readonly ok: true; readonly modules: ReadonlyMap<string, LoadedModule> }
@@ -42,34 +39,28 @@ export async function loadModules(
   const outdir = path.join(cacheDir, `load-${process.pid}-${runs++}`);
   await mkdir(outdir, { recursive: true });
   try {
-    const result = await build({
-      absWorkingDir: root,
-      entryPoints: files.map((file) => path.resolve(root, file)),
-      outdir,
-      outbase: root,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      // No `module` condition: packages resolve to the files Node imports.
-      conditions: [],
-      metafile: true,
-      write: true,
-      logLevel: 'silent',
-      entryNames: '[dir]/[name]',
-      outExtension: { '.js': '.mjs' },
-      plugins: [packageImports(root)],
-    }).catch((error: { errors?: Message[] }) => error);
-    if (!('metafile' in result) || !result.metafile) {
-      const errors = (result as { errors?: Message[] }).errors ?? [];
-      return {
-        ok: false,
-        failures: errors.map((message) => ({
-          file: message.location?.file,
-          line: message.location?.line,
-          message: message.text,
-        })),
-      };
+    let result: BuildResult<{ metafile: true }>;
+    try {
+      result = await build({
+        absWorkingDir: root,
+        entryPoints: files.map((file) => path.resolve(root, file)),
+        outdir,
+        outbase: root,
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        // No `module` condition: packages resolve to the files Node imports.
+        conditions: [],
+        metafile: true,
+        write: true,
+        logLevel: 'silent',
+        entryNames: '[dir]/[name]',
+        outExtension: { '.js': '.mjs' },
+        plugins: [packageImports(root)],
+      });
+    } catch (error) {
+      return { ok: false, failures: esbuildFailures(error) };
     }
     const modules = new Map<string, LoadedModule>();
     for (const [output, meta] of Object.entries(result.metafile.outputs)) {

@@ -22,7 +22,11 @@ interface Finding {
 }
 
 const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:)?\/\//i;
-const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3})$/;
+/** An origin whose host is an IPv6 address: `http://[::1]:3000`. */
+const IPV6_HOST = /^[a-z][a-z0-9+.-]*:\/\/\[/i;
+const IPV6_REASON =
+  "is an IPv6 address, which a CSP cannot name: browsers ignore the entry (the CSP grammar's hosts are names)";
 
 /** Attributes of HTML elements whose URL the document loads, by what the load is. */
 const HTML_URLS: readonly [RegExp, Use][] = [
@@ -66,7 +70,9 @@ export function proveViewCsp(
           tool,
           field: `view.csp.${field}`,
           message: `"${origin}" ${stripped}`,
-          hint: 'serve what the view needs over https from a listed origin, or inline it',
+          hint: IPV6_HOST.test(origin)
+            ? 'reach it by a host name, or list its scheme alone (http:)'
+            : 'serve what the view needs over https from a listed origin, or inline it',
         });
     }
   for (const piece of pieces) {
@@ -110,7 +116,9 @@ export function proveViewCsp(
           ...where,
           field: `view.csp.${field}`,
           message: `the view ${verbOf(finding.use)} ${url}, and ${origin} is not in view.csp.${field}: the host's CSP would block it`,
-          hint: `add '${origin}' to view.csp.${field}`,
+          hint: IPV6_HOST.test(origin)
+            ? `${origin} ${IPV6_REASON}: reach it by a host name, or list its scheme ('${origin.split('//')[0]}') in view.csp.${field}`
+            : `add '${origin}' to view.csp.${field}`,
         });
     }
   }
@@ -184,20 +192,35 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/** A CSP entry that lists the origin: the same scheme (or `https` for `http`), host (or `*.` of it), port. */
+/**
+ * Whether a CSP entry allows an origin, as CSP Level 3 matches a source expression: a scheme alone
+ * allows every host of it; otherwise the scheme, the host (or `*.` and what follows it) and the
+ * port. A bracketed IPv6 host allows nothing: the CSP grammar has no IPv6 host, and browsers ignore
+ * the entry.
+ */
 function matches(entry: string, origin: string): boolean {
-  const [scheme, rest = ''] = entry.split('://');
-  const [usedScheme, usedHost = ''] = origin.split('://');
-  if (rest === '') return false;
-  if (scheme !== usedScheme && !(scheme === 'http' && usedScheme === 'https')) return false;
+  const [usedScheme = '', usedHost = ''] = origin.toLowerCase().split('://');
+  const listed = entry.toLowerCase();
+  if (/^[a-z][a-z0-9+.-]*:$/.test(listed)) return schemeAllows(listed.slice(0, -1), usedScheme);
+  const [scheme = '', rest = ''] = listed.split('://');
+  if (rest === '' || rest.startsWith('[') || !schemeAllows(scheme, usedScheme)) return false;
   if (rest.startsWith('*.')) return usedHost.endsWith(rest.slice(1)) && usedHost.length > rest.length - 1;
   return rest === usedHost;
 }
 
+/** CSP Level 3's scheme-part matching: the same scheme, or a secure one where its plain one is listed. */
+function schemeAllows(listed: string, used: string): boolean {
+  if (listed === used) return true;
+  if (listed === 'http') return used === 'https';
+  if (listed === 'ws') return used === 'wss' || used === 'http' || used === 'https';
+  return listed === 'wss' && used === 'https';
+}
+
 function strippedReason(origin: string): string | undefined {
   if (/^blob:$/i.test(origin) || /^data:$/i.test(origin)) return "is a scheme hosts strip from a view's CSP";
+  if (IPV6_HOST.test(origin)) return IPV6_REASON;
   if (/^ws:/i.test(origin)) return 'is plain ws:, which hosts strip or rewrite to wss:';
-  const http = /^http:\/\/([^/:]+|\[[^\]]+\])/i.exec(origin);
+  const http = /^http:\/\/([^/:]+)/i.exec(origin);
   if (http && !LOOPBACK.test(http[1] as string))
     return 'is plain http: outside loopback, which hosts strip or upgrade (mixed content)';
   return undefined;

@@ -35,10 +35,11 @@ const EXAMPLE = "view: { entry: './notes-view.html', csp: { connectDomains: ['ht
 
 /**
  * An origin as a CSP source names one: a scheme and a host (`*.` may lead it), an optional port,
- * no path; or a scheme alone (`data:`, `blob:`), which the CSP proof warns about.
+ * no path; or a scheme alone (`https:`, `data:`). A bracketed IPv6 host is an origin too, which the
+ * CSP proof warns a CSP cannot name.
  */
 const ORIGIN =
-  /^(?:[a-z][a-z0-9+.-]*:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?|\[[0-9a-f:]+\](?::\d{1,5})?|[a-z][a-z0-9+.-]*:)$/i;
+  /^(?:[a-z][a-z0-9+.-]*:\/\/(?:(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?|[a-z][a-z0-9+.-]*:)$/i;
 
 /** The contract's `view` checked; none when it has none or it is wrong (each mistake reported). */
 export function declaredViewOf(

@@ -95,6 +95,64 @@ describe('the CSP proof of a built view', () => {
         { code: 'view-csp-stripped', line: undefined, field: 'view.csp.resourceDomains' },
       ],
     ],
+    // CSP Level 3's matching: a scheme alone allows every host of it, and of its secure scheme.
+    [
+      'images from any https origin (a scheme alone)',
+      '<img src="https://cdn.a.com/x.png"><img src="https://b.org/y.png">',
+      { resourceDomains: ['https:'] },
+      [],
+      [],
+    ],
+    [
+      'http: allows https',
+      "<script>fetch('https://api.a.com/x')</script>",
+      { connectDomains: ['http:'] },
+      [],
+      [],
+    ],
+    [
+      'ws: allows wss (and is warned of)',
+      "<script>new WebSocket('wss://live.a.com')</script>",
+      { connectDomains: ['ws:'] },
+      [],
+      [{ code: 'view-csp-stripped', line: undefined, field: 'view.csp.connectDomains' }],
+    ],
+    [
+      'a secure scheme alone does not allow its plain one',
+      "<script>fetch('http://localhost:8080/x')</script>",
+      { connectDomains: ['https:'] },
+      [{ code: 'view-csp-missing', line: 1, field: 'view.csp.connectDomains' }],
+      [],
+    ],
+    [
+      'an entry in capitals',
+      "<script>fetch('https://api.a.com/x')</script>",
+      { connectDomains: ['HTTPS://API.A.com'] },
+      [],
+      [],
+    ],
+    [
+      'an http loopback address with a port',
+      "<script>fetch('http://127.0.0.1:3000/x')</script>",
+      { connectDomains: ['http://127.0.0.1:3000'] },
+      [],
+      [],
+    ],
+    // Browsers ignore a bracketed IPv6 host in a CSP ("invalid source"): listing it allows nothing.
+    [
+      'an IPv6 loopback origin listed as it is',
+      "<script>fetch('http://[::1]:3000/x')</script>",
+      { connectDomains: ['http://[::1]:3000'] },
+      [{ code: 'view-csp-missing', line: 1, field: 'view.csp.connectDomains' }],
+      [{ code: 'view-csp-stripped', line: undefined, field: 'view.csp.connectDomains' }],
+    ],
+    [
+      'an IPv6 origin allowed by its scheme',
+      "<script>fetch('http://[::1]:3000/x')</script>",
+      { connectDomains: ['http:'] },
+      [],
+      [],
+    ],
   ])('%s', (_name, text, csp, problems, warnings) => {
     const proof = proveViewCsp('view', [html(text)], csp);
     expect(brief(proof.problems)).toEqual(problems);
@@ -145,6 +203,20 @@ describe("a contract's view", () => {
       { of: 'board', visibility: ['app'] },
       { kind: 'of', of: 'board', visibility: ['app'] },
     ],
+    [
+      'a scheme alone and an IPv6 host are origins',
+      {
+        entry: './v.html',
+        csp: { connectDomains: ['https:', 'http://[::1]:3000', 'http://[::ffff:127.0.0.1]'] },
+      },
+      {
+        kind: 'own',
+        entry: './v.html',
+        csp: { connectDomains: ['http://[::1]:3000', 'http://[::ffff:127.0.0.1]', 'https:'] },
+        permissions: [],
+        visibility: ['model', 'app'],
+      },
+    ],
   ])('%s', (_name, view, expected) => {
     expect(declared(view)).toEqual({ view: expected, problems: [] });
   });
@@ -160,6 +232,11 @@ describe("a contract's view", () => {
       'a path for an origin',
       { entry: './v.html', csp: { connectDomains: ['https://a.com/api'] } },
       ['view.csp.connectDomains[0]'],
+    ],
+    [
+      'an IPv6 host without a scheme, or unclosed',
+      { entry: './v.html', csp: { connectDomains: ['[::1]:3000', 'http://[::1:3000'] } },
+      ['view.csp.connectDomains[0]', 'view.csp.connectDomains[1]'],
     ],
     ['an unknown visibility', { entry: './v.html', visibility: ['user'] }, ['view.visibility']],
     ['an empty visibility', { of: 'board', visibility: [] }, ['view.visibility']],

@@ -96,10 +96,17 @@ export function viewToolSet(
   };
 }
 
-/** The runtime of the tool set, its handlers keeping one to-do list. */
-export function viewRuntime(html: ViewHtml, origins: ViewOrigins) {
+/**
+ * The runtime of the tool set, its handlers keeping one to-do list; `adapt` changes the tool set
+ * first (access rules, a captured handshake).
+ */
+export function viewRuntime(
+  html: ViewHtml,
+  origins: ViewOrigins,
+  adapt: (toolSet: PreparedToolSet) => PreparedToolSet = (toolSet) => toolSet,
+) {
   const items = ['water the plants'];
-  return createToolRuntime(viewToolSet(html, origins), {
+  return createToolRuntime(adapt(viewToolSet(html, origins)), {
     handlers: {
       weather: ({ city }: { city: string }) => ({ city, temperature: 21 }),
       gallery: ({ tag }: { tag: string }) => ({ tag, images: [`${origins.cdn}/${tag}-1.png`] }),

@@ -3,10 +3,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, McpServer, Server } from '@modelcontextprotocol/server';
 import { serveHttp } from 'toolprep/mcp';
 import { attachTools as attachToolsV1 } from 'toolprep/mcp/server';
-import { featureHandler } from 'toolprep/mcp/v2';
+import { attachTools, featureHandler } from 'toolprep/mcp/v2';
 import { createMcpFetchHandler } from 'toolprep/mcp/web';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OLD_FORECAST_HTML, viewRuntime, viewToolSet } from '../support/view-tool-set.js';
@@ -243,6 +243,30 @@ test('2026-07-28 over HTTP: resources/read carries the digest as its ETag, kept 
   expect(result.contents[0]?.text).toBe(html.forecast);
   // The answer at a view's URI never changes: a client keeps it a year rather than asking again.
   expect(result.ttlMs).toBe(31_536_000_000);
+});
+
+test('a low-level SDK v2 Server reads a view with the year-long ttlMs on 2026-07-28, and none on 2025', async () => {
+  const handler = createMcpHandler(() => attachTools(new Server(info, { capabilities: {} }), runtime));
+  closers.push(() => handler.close());
+  const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
+  const url = new URL('http://localhost/mcp');
+  const modern = new Client(info, { capabilities: UI_CAPABILITIES, versionNegotiation: { mode: 'auto' } });
+  await modern.connect(new StreamableHTTPClientTransport(url, { fetch }));
+  closers.push(() => modern.close());
+  expect(modern.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+  const legacy = new ClientV1(info, { capabilities: UI_CAPABILITIES });
+  await legacy.connect(new TransportV1(url, { fetch }));
+  closers.push(() => legacy.close());
+  for (const view of [...current, older]) {
+    const uri = view?.uri as string;
+    expect(await modern.readResource({ uri })).toMatchObject({
+      contents: [{ uri, mimeType: MIME, _meta: { ui: uiOf(view?.name as string) } }],
+      ttlMs: 31_536_000_000,
+    });
+    const answer = await legacy.readResource({ uri });
+    expect(answer.contents[0]).toMatchObject({ uri, mimeType: MIME });
+    expect(answer).not.toHaveProperty('ttlMs');
+  }
 });
 
 describe('beside the user’s own resources (the SDK hand-over)', () => {

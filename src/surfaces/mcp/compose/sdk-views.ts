@@ -1,5 +1,11 @@
 import { invalidCursor } from '../service/tool-service.js';
-import { type ReadView, unknownResource, VIEW_MIME_TYPE, type ViewService } from '../service/views.js';
+import {
+  type ReadView,
+  unknownResource,
+  VIEW_MIME_TYPE,
+  VIEW_READ_TTL_MS,
+  type ViewService,
+} from '../service/views.js';
 import type { WireError } from '../wire/jsonrpc.js';
 
 /**
@@ -15,10 +21,13 @@ import type { WireError } from '../wire/jsonrpc.js';
 export interface SdkViewBinding {
   /** The SDK's `ResourceTemplate` for this URI template, listing nothing. */
   template(uriTemplate: string): unknown;
-  /** Installs a handler of a low-level server (v1 by request schema, v2 by method). */
+  /**
+   * Installs a handler of a low-level server (v1 by request schema, v2 by method), telling it the
+   * request's era: SDK v2 serves 2026-07-28 too (v1 serves 2025 only, and tells none).
+   */
   handle(
     method: 'resources/list' | 'resources/read',
-    answer: (params: Record<string, unknown>) => Promise<unknown>,
+    answer: (params: Record<string, unknown>, era?: '2025' | '2026-07-28') => Promise<unknown>,
   ): void;
   /** The SDK's error for a JSON-RPC error, as its handlers throw one. */
   raise(error: WireError): Error;
@@ -80,5 +89,9 @@ export function attachViews(
     if (cursor !== undefined) throw binding.raise(invalidCursor(cursor));
     return { resources: views.listed };
   });
-  binding.handle('resources/read', ({ uri }) => read(String(uri)));
+  binding.handle('resources/read', async ({ uri }, era) => {
+    const result = await read(String(uri));
+    // 2026-07-28's caching hint (decision 0062), as toolprep's server and an McpServer's cacheHint give it.
+    return era === '2026-07-28' ? { ...result, ttlMs: VIEW_READ_TTL_MS } : result;
+  });
 }

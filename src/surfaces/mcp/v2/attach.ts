@@ -151,7 +151,12 @@ export function attachTools<Target extends McpServer | Server>(
   attachViews(target, server, viewServiceOf(runtime), {
     template: (uriTemplate) => new ResourceTemplate(uriTemplate, { list: undefined }),
     handle: (method, answer) =>
-      server.setRequestHandler(method, (request) => answer(request.params ?? {}) as never),
+      server.setRequestHandler(
+        method,
+        // Only a 2026-07-28 request carries the envelope.
+        (request, context) =>
+          answer(request.params ?? {}, context.mcpReq.envelope ? '2026-07-28' : '2025') as never,
+      ),
     raise: ({ code, message, data }) => new ProtocolError(code, message, data),
     // The answer at a view's URI never changes; the scope stays the SDK server's choice.
     readConfig: { cacheHint: { ttlMs: VIEW_READ_TTL_MS } },
