@@ -9,20 +9,42 @@ import { contractsDefinedIn } from './contracts-in-module.js';
 import type { FileDiscovery } from './discovery-memo.js';
 import { createFactoryTracer } from './factory-calls.js';
 import { foreignExportsOf } from './foreign-exports.js';
+import { plainContracts } from './plain-contracts.js';
 import { mayHoldContracts } from './pre-filter.js';
-import { createSourceProject } from './source-project.js';
+import { createSourceProject, type SourceProject } from './source-project.js';
 
 export interface FileReader {
   discover(file: string): Omit<FileDiscovery, 'stamp'>;
 }
 
 /**
- * Reads files for their contracts, with one parsed project for the whole run: a file past the
- * pre-filter is parsed, and the modules outside `included` it re-exports are followed.
+ * Reads files for their contracts: a plain contract file as text (`plainContracts`), any other
+ * file past the pre-filter with one parsed project for the whole run, made (and TypeScript loaded)
+ * when the first such file comes, and the modules outside `included` it re-exports followed.
  */
 export function createFileReader(root: string, included: ReadonlySet<string>, stampOf: StampOf): FileReader {
-  const sources = createSourceProject(root);
-  const { morph, resolve, sourceAt } = sources;
+  let full: ReturnType<typeof fullReader> | undefined;
+  return {
+    discover(file) {
+      const text = readFileSync(file, 'utf8');
+      if (!mayHoldContracts(text))
+        return { refs: [], warnings: [], problems: [], parsed: false, consulted: [], foreignExports: {} };
+      const relative = projectPath(root, file);
+      const refs = plainContracts(text, relative);
+      if (refs) {
+        // What `foreignExportsOf` gives a plain file: it exports nothing that comes from elsewhere.
+        const foreignExports = refs.length > 0 ? { [relative]: [] } : {};
+        return { refs, warnings: [], problems: [], parsed: true, consulted: [], foreignExports };
+      }
+      full ??= fullReader(createSourceProject(root), included, stampOf);
+      return full(file, text);
+    },
+  };
+}
+
+/** The full reading of a file, with the project's parsed modules, its imports and its re-exports followed. */
+function fullReader(sources: SourceProject, included: ReadonlySet<string>, stampOf: StampOf) {
+  const { root, morph, resolve, sourceAt } = sources;
   const tracer = createFactoryTracer(sources);
 
   /**
@@ -59,28 +81,23 @@ export function createFileReader(root: string, included: ReadonlySet<string>, st
     return { refs, warnings, problems };
   };
 
-  return {
-    discover(file) {
-      const text = readFileSync(file, 'utf8');
-      if (!mayHoldContracts(text))
-        return { refs: [], warnings: [], problems: [], parsed: false, consulted: [], foreignExports: {} };
-      const consulted = new Set<string>();
-      const source = sources.parse(file, text);
-      const foreignExports: Record<string, readonly string[]> = {};
-      const { refs, warnings, problems } = contractsIn(
-        source,
-        consulted,
-        new Set([path.normalize(file)]),
-        foreignExports,
-      );
-      return {
-        refs,
-        warnings,
-        problems,
-        foreignExports,
-        parsed: true,
-        consulted: [...consulted].map((barrel) => ({ file: barrel, stamp: stampOf(barrel) })),
-      };
-    },
+  return (file: string, text: string): Omit<FileDiscovery, 'stamp'> => {
+    const consulted = new Set<string>();
+    const source = sources.parse(file, text);
+    const foreignExports: Record<string, readonly string[]> = {};
+    const { refs, warnings, problems } = contractsIn(
+      source,
+      consulted,
+      new Set([path.normalize(file)]),
+      foreignExports,
+    );
+    return {
+      refs,
+      warnings,
+      problems,
+      foreignExports,
+      parsed: true,
+      consulted: [...consulted].map((barrel) => ({ file: barrel, stamp: stampOf(barrel) })),
+    };
   };
 }

@@ -35,7 +35,7 @@ export function findContracts(
   memo: DiscoveryMemo = new Map(),
   stampOf: StampOf = fileStamp,
 ): Discovery {
-  // ts-morph is loaded and a project made only when some file has to be read.
+  // TypeScript is loaded and a project made only when some file has to be read the full way.
   let reader: FileReader | undefined;
   const included = new Set(files);
   const found = discoveriesOf(files, memo, stampOf, (file) => {
