@@ -129,7 +129,9 @@ describe('the plain reading of a contract file', () => {
     const value = fc.constantFrom(
       "'it\\'s'",
       '"a // not a comment"',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
       '`a ${1 + 2} b`',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of nested templates
       '`nested ${`inner ${3}`}`',
       '/a\\/b[/]c/g',
       'z.string().describe("x /* y */")',
