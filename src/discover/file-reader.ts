@@ -9,6 +9,7 @@ import { contractsDefinedIn } from './contracts-in-module.js';
 import type { FileDiscovery } from './discovery-memo.js';
 import { createFactoryTracer } from './factory-calls.js';
 import { foreignExportsOf } from './foreign-exports.js';
+import { createIncludedTargets } from './included-targets.js';
 import { plainContracts } from './plain-contracts.js';
 import { mayHoldContracts } from './pre-filter.js';
 import { createSourceProject, type SourceProject } from './source-project.js';
@@ -24,14 +25,17 @@ export interface FileReader {
  */
 export function createFileReader(root: string, included: ReadonlySet<string>, stampOf: StampOf): FileReader {
   let full: ReturnType<typeof fullReader> | undefined;
+  const isIncluded = createIncludedTargets(root, included);
   return {
     discover(file) {
       const text = readFileSync(file, 'utf8');
       if (!mayHoldContracts(text))
         return { refs: [], warnings: [], problems: [], parsed: false, consulted: [], foreignExports: {} };
       const relative = projectPath(root, file);
-      const refs = plainContracts(text, relative);
-      if (refs) {
+      const plain = plainContracts(text, relative);
+      // A re-export of an included file is left to that file's own discovery, as the full way does.
+      if (plain?.reExports.every((specifier) => isIncluded(specifier, file))) {
+        const { refs } = plain;
         // What `foreignExportsOf` gives a plain file: it exports nothing that comes from elsewhere.
         const foreignExports = refs.length > 0 ? { [relative]: [] } : {};
         return { refs, warnings: [], problems: [], parsed: true, consulted: [], foreignExports };

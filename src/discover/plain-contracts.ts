@@ -257,13 +257,55 @@ function importAt(tokens: readonly Token[], first: number): ImportStatement | un
 }
 
 /**
+ * `export * from '…'`, `export { a, b as c } from '…'`, and the re-exports the full reading leaves
+ * alone (`export type { … } from`, `export * as name from`): where the statement ends, and the
+ * specifier that must be resolved, if any.
+ */
+function reExportAt(
+  tokens: readonly Token[],
+  first: number,
+): { end: number; specifier?: string } | undefined {
+  let at = first + 1;
+  const isText = (text: string) => tokens[at]?.text === text && tokens[at]?.kind === 'punct';
+  const isWord = (text: string) => tokens[at]?.text === text && tokens[at]?.kind === 'word';
+  let followed = true;
+  if (isWord('type')) {
+    followed = false;
+    at++;
+  }
+  if (isText('*')) {
+    at++;
+    if (isWord('as')) {
+      followed = false;
+      at += 2;
+    }
+  } else if (isText('{')) {
+    while (at < tokens.length && !isText('}')) at++;
+    at++;
+  } else return undefined;
+  if (!isWord('from')) return undefined;
+  at++;
+  const specifier = tokens[at];
+  if (specifier?.kind !== 'string' || specifier.text.includes('\\')) return undefined;
+  at++;
+  if (isText(';')) at++;
+  else if (tokens[at] && !tokens[at]?.newlineBefore) return undefined;
+  if (isWord('with') || isWord('assert')) return undefined;
+  return followed ? { end: at, specifier: specifier.text.slice(1, -1) } : { end: at };
+}
+
+/**
  * The contracts of a plain contract file: its statements are imports, `export const name =
  * defineTool(…)` with toolprep's `defineTool`, and other variables, types and interfaces, and no
- * name it imports is called (it may be a tool factory or a wrapper of the project). Each contract
+ * name it imports is called (it may be a tool factory or a wrapper of the project); or a barrel of
+ * re-exports, whose specifiers it returns for the caller to resolve. Each contract
  * with its line and JSDoc, as the full reading gives them; `undefined` for any other file.
  * JSX files always go the full way.
  */
-export function plainContracts(text: string, relative: string): ContractRef[] | undefined {
+export function plainContracts(
+  text: string,
+  relative: string,
+): { refs: ContractRef[]; reExports: string[] } | undefined {
   if (/\.[cm]?[jt]sx$/.test(relative)) return undefined;
   const tokens = tokensOf(text);
   if (!tokens) return undefined;
@@ -272,6 +314,7 @@ export function plainContracts(text: string, relative: string): ContractRef[] | 
   const allowedFactoryTokens = new Set<number>();
   let defineTool: string | undefined;
   let otherExports = false;
+  const reExports: string[] = [];
   let previousEnd = 0;
 
   /** `export const name =` at a statement's first token. */
@@ -284,7 +327,13 @@ export function plainContracts(text: string, relative: string): ContractRef[] | 
       const token = tokens[at] as Token;
       if (token.depth > 0) continue;
       if (token.text === ';' && token.kind === 'punct') return at + 1;
-      if (token.newlineBefore && token.kind === 'word' && STATEMENT_STARTS.has(token.text)) return at;
+      // `import` may be an expression's (`import('…')`); the others can only start a statement.
+      if (
+        token.kind === 'word' &&
+        STATEMENT_STARTS.has(token.text) &&
+        (token.newlineBefore || token.text !== 'import')
+      )
+        return at;
     }
     return tokens.length;
   };
@@ -329,6 +378,15 @@ export function plainContracts(text: string, relative: string): ContractRef[] | 
         end = endOfStatement(at + 1);
       }
     } else if (
+      first.text === 'export' &&
+      (next?.text === '*' || next?.text === '{' || (next?.text === 'type' && tokens[at + 2]?.text === '{'))
+    ) {
+      const statement = reExportAt(tokens, at);
+      if (!statement) return undefined;
+      otherExports = true;
+      if (statement.specifier !== undefined) reExports.push(statement.specifier);
+      end = statement.end;
+    } else if (
       (first.text === 'export' && (next?.text === 'type' || next?.text === 'interface')) ||
       (first.kind === 'word' && ['const', 'let', 'var', 'type', 'interface'].includes(first.text))
     )
@@ -350,7 +408,7 @@ export function plainContracts(text: string, relative: string): ContractRef[] | 
       (MAY_CALL.has(follower.text) || follower.kind === 'template');
     if (callsImported && !isFactory) return undefined;
   }
-  // An exported value beside a contract may come from another module, which the loader must know.
+  // An exported value or a re-export beside a contract may come from another module, which the loader must know.
   if (otherExports && refs.length > 0) return undefined;
-  return refs;
+  return { refs, reExports };
 }

@@ -1,12 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { contractsDefinedIn } from '../../src/discover/contracts-in-module.js';
 import { createFactoryTracer } from '../../src/discover/factory-calls.js';
 import { foreignExportsOf } from '../../src/discover/foreign-exports.js';
+import { createIncludedTargets } from '../../src/discover/included-targets.js';
 import { plainContracts } from '../../src/discover/plain-contracts.js';
 import { mayHoldContracts } from '../../src/discover/pre-filter.js';
+import { createModuleResolver } from '../../src/discover/resolve-module.js';
 import { createSourceProject } from '../../src/discover/source-project.js';
 import { REPO } from '../support/fixture-project.js';
 
@@ -23,7 +26,12 @@ function fullReading(relative: string, text: string) {
     warnings: found.warnings,
     problems: found.problems,
     foreign: found.refs.length > 0 ? foreignExportsOf(source, sources.morph) : [],
-    reExports: source.getExportDeclarations().filter((d) => d.getModuleSpecifierValue() !== undefined).length,
+    // The re-exports the full way follows (a type-only or namespace one it leaves alone).
+    reExports: source
+      .getExportDeclarations()
+      .filter((d) => !d.isTypeOnly() && !d.getNamespaceExport())
+      .map((d) => d.getModuleSpecifierValue())
+      .filter((specifier) => specifier !== undefined),
   };
 }
 
@@ -32,11 +40,11 @@ function expectSameReading(relative: string, text: string): boolean {
   if (plain === undefined) return false;
   expect({ relative, ...fullReading(relative, text) }).toEqual({
     relative,
-    refs: plain,
+    refs: plain.refs,
     warnings: [],
     problems: [],
     foreign: [],
-    reExports: 0,
+    reExports: plain.reExports,
   });
   return true;
 }
@@ -108,6 +116,11 @@ describe('the plain reading of a contract file', () => {
       "import { defineTool } from 'toolprep';\nexport const a = defineTool({})\n(0);\n",
       false,
     ],
+    [
+      'a barrel',
+      "export * from './a.js';\nexport { b as c } from './b';\nexport type { T } from './t';\nexport * as ns from './n';\n",
+      true,
+    ],
     ['a JSX file', "import { defineTool } from 'toolprep';\nexport const a = defineTool({});\n", false],
   ])('%s: read as text %s', (name, text, read) => {
     const relative = name === 'a JSX file' ? 'src/a.tsx' : `src/case-${name.replace(/\W+/g, '-')}.ts`;
@@ -152,6 +165,8 @@ describe('the plain reading of a contract file', () => {
       fc.constant('export const other = z.object({});'),
       fc.constant('function f() { return 1; }'),
       fc.constant('const d = tool({});'),
+      fc.constant("export * from './x.js';"),
+      fc.constant("export type { T } from './t';"),
     );
     const header = fc.constantFrom(
       "import { defineTool as tool } from 'toolprep';",
@@ -177,5 +192,61 @@ describe('the plain reading of a contract file', () => {
       { numRuns: 300 },
     );
     expect(read).toBeGreaterThan(30);
+  });
+});
+
+describe('a re-export resolved without TypeScript', () => {
+  test.each<[string, string, boolean]>([
+    ['no tsconfig', '', true],
+    ['a plain tsconfig', '{ "compilerOptions": { "strict": true, "paths": { "a": ["./src/b.ts"] } } }', true],
+    ['rootDirs', '{ "compilerOptions": { "rootDirs": ["src", "generated"] } }', false],
+    ['extends', '{ "extends": "./base.json" }', false],
+  ])('%s: what it calls included is what TypeScript resolves to', (_name, config, certain) => {
+    const root = mkdtempSync(path.join(tmpdir(), 'toolprep-included-'));
+    try {
+      const files = [
+        'src/a.ts',
+        'src/a.js',
+        'src/b.ts',
+        'src/dir/index.ts',
+        'src/d.js',
+        'src/e.tsx',
+        'src/f.ts',
+      ];
+      for (const file of files) {
+        mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        writeFileSync(path.join(root, file), 'export const x = 1;\n');
+      }
+      if (config) writeFileSync(path.join(root, 'tsconfig.json'), config);
+      const included = new Set(
+        ['src/a.ts', 'src/b.ts', 'src/dir/index.ts', 'src/d.js', 'src/e.tsx'].map((f) => path.join(root, f)),
+      );
+      const isIncluded = createIncludedTargets(root, included);
+      const resolve = createModuleResolver(root, sources.morph.ts);
+      const barrel = path.join(root, 'src/barrel.ts');
+      const specifiers = [
+        './a',
+        './a.js',
+        './a.ts',
+        '../src/b.js',
+        './dir',
+        './dir/index.js',
+        './d.js',
+        './e.js',
+        './f.js',
+        './missing.js',
+        'a',
+      ];
+      const decided = specifiers.filter((specifier) => isIncluded(specifier, barrel));
+      for (const specifier of decided)
+        expect([specifier, resolve(specifier, barrel)]).toEqual([
+          specifier,
+          path.join(root, `src/${specifier.replace(/^\.\.\/src\/|^\.\//, '').replace(/\.[jt]s$/, '')}.ts`),
+        ]);
+      for (const specifier of decided) expect(included.has(resolve(specifier, barrel) as string)).toBe(true);
+      expect(decided).toEqual(certain ? ['./a', './a.js', './a.ts', '../src/b.js', './dir/index.js'] : []);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
