@@ -234,14 +234,9 @@ function importAt(tokens: readonly Token[], first: number): ImportStatement | un
     if (!isText('from')) return undefined;
     at++;
   }
-  const specifier = tokens[at];
-  if (specifier?.kind !== 'string' || specifier.text.includes('\\')) return undefined;
-  at++;
-  if (isText(';')) at++;
-  else if (tokens[at] && !tokens[at]?.newlineBefore) return undefined;
-  // `with` and `assert` may open import attributes on the next line.
-  if (word() === 'with' || word() === 'assert') return undefined;
-  const fromToolprep = specifier.text.slice(1, -1) === 'toolprep';
+  const source = moduleSpecifierAt(tokens, at);
+  if (!source) return undefined;
+  const fromToolprep = source.specifier === 'toolprep';
   const factories = named.filter((entry) => entry.name === FACTORY || entry.local === FACTORY);
   const values = fromToolprep && !typeOnly ? factories.filter((entry) => !entry.typeOnly) : [];
   // Another module's `defineTool` may be toolprep's through a barrel: the full way follows it.
@@ -249,7 +244,7 @@ function importAt(tokens: readonly Token[], first: number): ImportStatement | un
   const defineTool = values[0]?.name === FACTORY ? values[0]?.local : undefined;
   if (values.length > 0 && defineTool === undefined) return undefined;
   return {
-    end: at,
+    end: source.end,
     locals,
     ...(defineTool === undefined ? {} : { defineTool }),
     factoryTokens: factories.flatMap((entry) => entry.tokens),
@@ -285,13 +280,27 @@ function reExportAt(
   } else return undefined;
   if (!isWord('from')) return undefined;
   at++;
+  const source = moduleSpecifierAt(tokens, at);
+  if (!source) return undefined;
+  return followed ? source : { end: source.end };
+}
+
+/**
+ * The module specifier of an import or re-export (a string without escapes) at `at`, and where the
+ * statement ends: at its `;` or before a line break; import attributes (`with`, `assert`) refused.
+ */
+function moduleSpecifierAt(
+  tokens: readonly Token[],
+  at: number,
+): { end: number; specifier: string } | undefined {
   const specifier = tokens[at];
   if (specifier?.kind !== 'string' || specifier.text.includes('\\')) return undefined;
-  at++;
-  if (isText(';')) at++;
-  else if (tokens[at] && !tokens[at]?.newlineBefore) return undefined;
-  if (isWord('with') || isWord('assert')) return undefined;
-  return followed ? { end: at, specifier: specifier.text.slice(1, -1) } : { end: at };
+  let end = at + 1;
+  if (tokens[end]?.text === ';' && tokens[end]?.kind === 'punct') end++;
+  else if (tokens[end] && !tokens[end]?.newlineBefore) return undefined;
+  const next = tokens[end];
+  if (next?.kind === 'word' && (next.text === 'with' || next.text === 'assert')) return undefined;
+  return { end, specifier: specifier.text.slice(1, -1) };
 }
 
 /**
