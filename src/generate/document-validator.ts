@@ -20,15 +20,38 @@ const STAND_IN = '\u0000__proto__';
 /**
  * Formats are annotations to a model (the parser decides them); the checks are about structure.
  * Each validator checks a few dozen values, so compiling is most of its cost: Ajv's pass that
- * optimises the generated code is skipped.
+ * optimises the generated code is skipped, and a shared property's validator is called, not
+ * copied into each document's code (`inlineRefs: false`).
  */
 const OPTIONS = {
   strict: false,
   validateFormats: false,
   ownProperties: true,
+  inlineRefs: false,
   code: { optimize: false },
 } as const;
-let validators: { draft2020: Ajv2020; draft07: Ajv } | undefined;
+
+/** A dialect's Ajv, and the ids it has the run's shared property subschemas under, by their text. */
+interface Dialect {
+  readonly ajv: Ajv;
+  readonly sharedIds: Map<string, string>;
+}
+let dialects: { draft2020: Dialect; draft07: Dialect } | undefined;
+
+/**
+ * Keywords Ajv only carries, as an annotation, without `useDefaults` (never set here): documents
+ * that differ in them alone validate alike, and many tools' fields differ only in descriptions.
+ */
+const ANNOTATION_KEYWORDS = new Set([
+  'description',
+  'title',
+  'examples',
+  'default',
+  '$comment',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
 
 /** What a validator says of the last value it refused: Ajv's errors, with `__proto__` named as it is. */
 interface ValidationError {
@@ -56,19 +79,26 @@ const COMPILED_KEPT = 2_000;
 /**
  * Compiles a document for its own dialect (2020-12, or draft-07 where its `$schema` says so). A
  * document with none of the keywords the two dialects read differently means the same in both:
- * it is compiled once, without its `$schema`, for every document of the same text.
+ * it is compiled once, without its `$schema`, for every document of the same text. The text is
+ * read without annotations, and each property's subschema is compiled once for every document.
  */
 export function compileDocument(document: JsonSchema): DocumentValidator {
-  validators ??= { draft2020: new Ajv2020(OPTIONS), draft07: new Ajv(OPTIONS) };
-  const { $schema, ...rest } = standInSchema(document);
+  dialects ??= {
+    draft2020: { ajv: new Ajv2020(OPTIONS), sharedIds: new Map() },
+    draft07: { ajv: new Ajv(OPTIONS), sharedIds: new Map() },
+  };
+  const { $schema, ...rest } = validatedSchema(document);
   const body = JSON.stringify(rest);
   const draft07 = String($schema).includes('draft-07');
   const neutral = !DIALECT_KEYWORDS.test(body);
   const key = neutral ? body : `${draft07 ? 'draft-07' : '2020-12'}\u0000${String($schema)}\u0000${body}`;
   let validate = compiledByText.get(key);
   if (!validate) {
-    const ajv = draft07 && !neutral ? validators.draft07 : validators.draft2020;
-    validate = ajv.compile((neutral || $schema === undefined ? rest : { $schema, ...rest }) as object);
+    const dialect = draft07 && !neutral ? dialects.draft07 : dialects.draft2020;
+    const shared = withSharedProperties(rest, dialect);
+    validate = dialect.ajv.compile(
+      (neutral || $schema === undefined ? shared : { $schema, ...shared }) as object,
+    );
     if (compiledByText.size >= COMPILED_KEPT)
       compiledByText.delete(compiledByText.keys().next().value as string);
     compiledByText.set(key, validate);
@@ -104,14 +134,19 @@ function standInValue(value: unknown): unknown {
   return changed ? copy : value;
 }
 
-/** The document with each `__proto__` it names (a property, a required key, a key name, a value) stood in for. */
-function standInSchema(document: JsonSchema): JsonSchema {
-  return mapSchema(document, standInNode);
+/**
+ * The document as Ajv is given it: without annotations, and with each `__proto__` it names (a
+ * property, a required key, a key name, a value) stood in for.
+ */
+function validatedSchema(document: JsonSchema): JsonSchema {
+  return mapSchema(document, validatedNode);
 }
 
-/** One node's own `__proto__` names stood in for (its subschemas are already). */
-function standInNode(schema: JsonSchema): JsonSchema {
-  const node: Record<string, unknown> = { ...schema };
+/** One node as Ajv is given it (its subschemas are already). */
+function validatedNode(schema: JsonSchema): JsonSchema {
+  const node: Record<string, unknown> = Object.fromEntries(
+    Object.entries(schema).filter(([keyword]) => !ANNOTATION_KEYWORDS.has(keyword)),
+  );
   const { properties } = node;
   if (isSchemaObject(properties) && Object.hasOwn(properties, PROTO))
     node.properties = Object.fromEntries(
@@ -129,4 +164,31 @@ function standInNode(schema: JsonSchema): JsonSchema {
       ...(typeof names.const === 'string' ? { const: standIn(names.const) } : {}),
     };
   return node;
+}
+
+/**
+ * The schema with each property's subschema compiled once for the run, in the dialect, and named
+ * by a `$ref`: tools repeat a few field shapes, and compiling is most of the proof's cost. A
+ * subschema that names other schemas, or that the dialects read differently, stays in place.
+ */
+function withSharedProperties(schema: JsonSchema, dialect: Dialect): JsonSchema {
+  const { properties } = schema;
+  if (!isSchemaObject(properties)) return schema;
+  const shared: Record<string, unknown> = {};
+  for (const [name, child] of Object.entries(properties))
+    setOwn(shared, name, isSchemaObject(child) ? sharedReference(child, dialect) : child);
+  return { ...schema, properties: shared };
+}
+
+function sharedReference(child: JsonSchema, dialect: Dialect): JsonSchema {
+  const text = JSON.stringify(child);
+  if (DIALECT_KEYWORDS.test(text)) return child;
+  let id = dialect.sharedIds.get(text);
+  if (id === undefined) {
+    const body = withSharedProperties(child, dialect);
+    id = `toolprep:property/${dialect.sharedIds.size}`;
+    dialect.ajv.addSchema(body as object, id);
+    dialect.sharedIds.set(text, id);
+  }
+  return { $ref: id };
 }
