@@ -101,11 +101,12 @@ describe('shared property validators say what Ajv says of the whole document', (
 
   const plain = { strict: false, validateFormats: false, ownProperties: true } as const;
   const whole = { draft2020: new Ajv2020(plain), draft07: new Ajv(plain) };
-  const [library] = LIBRARIES;
+  const library = LIBRARIES.find(({ name }) => name === 'zod 4');
   const runs = propertyRuns(60);
   test(
     `random contracts' documents, values they accept and random JSON: the same verdicts (${runs} runs)`,
     () => {
+      if (!library) throw new Error('zod 4 is no longer among the test libraries');
       const caseArbitrary = library.inputs.chain((spec) =>
         fc.record({
           spec: fc.constant(spec),
