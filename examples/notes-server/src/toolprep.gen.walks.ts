@@ -4,281 +4,245 @@
 // biome-ignore-all format: generated file
 // biome-ignore-all lint: generated file
 
-import type { PlanWalkFactories } from 'toolprep/runtime';
+import type { GeneratedWalks } from 'toolprep/runtime';
 
-export const walks: PlanWalkFactories = {
-  delete_notes: (helpers) => {
-    const { text, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":false,"caseFold":false};
-    const k2 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, k0)!;
-    const k3 = text({"parse":["object"]} as const, k0)!;
-    function visit1(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? k2(value, walk) : value;
-    }
-    function fields2(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "paths", repaired); }
-      return result;
-    }
-    function visit3(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields2(value, walk) : value;
-    }
-    return [visit3, undefined, undefined, undefined];
-  },
-  edit_note: (helpers) => {
-    const { text, picker, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":false,"caseFold":true};
-    const k1 = text({"fold":["append"]} as const, k0)!;
-    const k2 = text({"parse":["object"]} as const, k0)!;
-    const k3 = text({"fold":["replace"]} as const, k0)!;
-    const k4 = text({"fold":["rename"]} as const, k0)!;
-    const k5 = picker([{"tags":["append"]},{"tags":["replace"]},{"tags":["rename"]}] as const, k0);
-    function visit0(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? (value === "append" ? value : k1(value, walk)) : value;
-    }
-    function fields1(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
-      return result;
-    }
-    function visit3(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? (value === "replace" ? value : k3(value, walk)) : value;
-    }
-    function fields4(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit3(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
-      return result;
-    }
-    function visit6(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? (value === "rename" ? value : k4(value, walk)) : value;
-    }
-    function fields7(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit6(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
-      return result;
-    }
-    function variants9(record: any, walk: any): any {
-      if (Array.isArray(record)) return record; const tag = record["action"];
-      switch (tag) { case "append": return fields1(record, walk); case "replace": return fields4(record, walk); case "rename": return fields7(record, walk); }
-      switch (k5(tag)) { case 0: return fields1(record, walk); case 1: return fields4(record, walk); case 2: return fields7(record, walk); }
-      return record;
-    }
-    function visit10(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? variants9(value, walk) : value;
-    }
-    return [undefined, undefined, visit10, undefined];
-  },
-  list_notes: (helpers) => {
-    const { text, withoutAbsentNulls, tooDeep } = helpers;
-    const k0 = {"nullAbsent":true,"caseFold":false};
-    const k1 = ["folder"] as const;
-    const k2 = text({"parse":["object"]} as const, k0)!;
-    function fields0(value: any, _walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["folder"] === null) record = withoutAbsentNulls(record, k1, undefined);
-      let result = record;
-      return result;
-    }
-    function visit1(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields0(value, walk) : value;
-    }
-    return [undefined, visit1, undefined, undefined];
-  },
-  read_notes: (helpers) => {
-    const { text, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":false,"caseFold":false};
-    const k2 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, k0)!;
-    const k3 = text({"parse":["object"]} as const, k0)!;
-    function visit1(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? k2(value, walk) : value;
-    }
-    function fields2(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "paths", repaired); }
-      return result;
-    }
-    function visit3(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields2(value, walk) : value;
-    }
-    return [visit3, undefined, undefined, undefined];
-  },
-  search_notes: (helpers) => {
-    const { text, withoutAbsentNulls, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":true,"caseFold":false};
-    const k1 = text({"scalar":["number"]} as const, k0)!;
-    const k2 = ["limit"] as const;
-    const k3 = text({"parse":["object"]} as const, k0)!;
-    function visit0(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? k1(value, walk) : value;
-    }
-    function fields1(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["limit"] === null) record = withoutAbsentNulls(record, k2, undefined);
-      let result = record; let field: any, repaired: any;
-      field = record["limit"]; if (typeof field === 'string') { walk.path.push("limit"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "limit", repaired); }
-      return result;
-    }
-    function visit2(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields1(value, walk) : value;
-    }
-    return [undefined, visit2, undefined, undefined];
-  },
-  set_outline: (helpers) => {
-    const { text, listAccepted, withoutAbsentNulls, isOneValueText, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":true,"caseFold":false};
-    const k1 = text({"parse":["array"]} as const, k0)!;
-    const k2 = {"defer":["input",".outline","[]",".children"]} as const;
-    const k3 = ["children"] as const;
-    const k4 = text({"parse":["object"]} as const, k0)!;
-    const k5 = {"defer":["input",".outline"]} as const;
-    function items1(value: any, walk: any): any {
-      if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
-      for (let index = 0; index < value.length; index++) { item = value[index]; walk.path.push(index); repaired = shared0(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } }
-      return result ?? value;
-    }
-    function lone2(value: any, walk: any): any {
-      const list = [value], repaired = items1(list, walk); return listAccepted(k2, repaired, walk) ? repaired : value;
-    }
-    function visit3(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone2(value, walk) : value; }
-      if (typeof value !== 'object' || value === null) return value != null ? lone2(value, walk) : value;
-      if (!Array.isArray(value)) return lone2(value, walk);
-      return items1(value, walk);
-    }
-    function fields4(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["children"] === null) record = withoutAbsentNulls(record, k3, undefined);
-      let result = record; let field: any, repaired: any;
-      field = record["children"]; walk.path.push("children"); repaired = visit3(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "children", repaired);
-      return result;
-    }
-    function visit5(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k4(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields4(value, walk) : value;
-    }
-    function shared0(value: any, walk: any): any {
-      return visit5(value, walk);
-    }
-    function lone6(value: any, walk: any): any {
-      const list = [value], repaired = items1(list, walk); return listAccepted(k5, repaired, walk) ? repaired : value;
-    }
-    function visit7(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone6(value, walk) : value; }
-      if (typeof value !== 'object' || value === null) return value != null ? lone6(value, walk) : value;
-      if (!Array.isArray(value)) return lone6(value, walk);
-      return items1(value, walk);
-    }
-    function fields8(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["outline"]; walk.path.push("outline"); repaired = visit7(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "outline", repaired);
-      return result;
-    }
-    function visit9(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k4(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields8(value, walk) : value;
-    }
-    return [undefined, visit9, undefined, undefined];
-  },
-  tag_notes: (helpers) => {
-    const { text, listAccepted, isOneValueText, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":false,"caseFold":false};
-    const k1 = text({"parse":["array"]} as const, k0)!;
-    const k2 = {"item":{"type":"string","minLength":1}} as const;
-    const k3 = text({"parse":["object"]} as const, k0)!;
-    const k4 = {"defer":["input",".notes"]} as const;
-    function lone0(value: any, walk: any): any {
-      const list = [value], repaired = list; return listAccepted(k2, repaired, walk) ? repaired : value;
-    }
-    function visit1(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone0(value, walk) : value; }
-      if (typeof value !== 'object' || value === null) return value != null ? lone0(value, walk) : value;
-      if (!Array.isArray(value)) return lone0(value, walk);
-      return value;
-    }
-    function fields2(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["tags"]; walk.path.push("tags"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "tags", repaired);
-      return result;
-    }
-    function visit3(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields2(value, walk) : value;
-    }
-    function items4(value: any, walk: any): any {
-      if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
-      for (let index = 0; index < value.length; index++) { item = value[index]; if (typeof item === 'string' || (typeof item === 'object' && item !== null)) { walk.path.push(index); repaired = visit3(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } } }
-      return result ?? value;
-    }
-    function lone5(value: any, walk: any): any {
-      const list = [value], repaired = items4(list, walk); return listAccepted(k4, repaired, walk) ? repaired : value;
-    }
-    function visit6(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone5(value, walk) : value; }
-      if (typeof value !== 'object' || value === null) return value != null ? lone5(value, walk) : value;
-      if (!Array.isArray(value)) return lone5(value, walk);
-      return items4(value, walk);
-    }
-    function fields7(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["notes"]; walk.path.push("notes"); repaired = visit6(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "notes", repaired);
-      return result;
-    }
-    function visit8(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields7(value, walk) : value;
-    }
-    return [visit8, undefined, undefined, undefined];
-  },
-  write_note: (helpers) => {
-    const { text, withoutAbsentNulls, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":true,"caseFold":false};
-    const k1 = text({"scalar":["boolean"]} as const, k0)!;
-    const k2 = ["overwrite"] as const;
-    const k3 = text({"parse":["object"]} as const, k0)!;
-    function visit0(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? k1(value, walk) : value;
-    }
-    function fields1(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["overwrite"] === null) record = withoutAbsentNulls(record, k2, undefined);
-      let result = record; let field: any, repaired: any;
-      field = record["overwrite"]; if (typeof field === 'string') { walk.path.push("overwrite"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "overwrite", repaired); }
-      return result;
-    }
-    function visit2(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields1(value, walk) : value;
-    }
-    return [undefined, visit2, undefined, undefined];
-  },
+export const walks: GeneratedWalks = ({ text, picker, listAccepted, withoutAbsentNulls, isOneValueText, tooDeep, withRepairedField }) => {
+  const k0 = {"nullAbsent":false,"caseFold":false};
+  const k1 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, k0)!;
+  const k2 = text({"parse":["object"]} as const, k0)!;
+  function visit3(value: any, walk: any): any {
+    if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+    return typeof value === 'string' ? k1(value, walk) : value;
+  }
+  function fields4(value: any, walk: any): any {
+    if (Array.isArray(value)) return value; const record = value;
+    let result = record; let field: any, repaired: any;
+    field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit3(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "paths", repaired); }
+    return result;
+  }
+  function visit5(value: any, walk: any): any {
+    if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+    if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
+    return typeof value === 'object' && value !== null ? fields4(value, walk) : value;
+  }
+  const k6 = {"nullAbsent":true,"caseFold":false};
+  const k7 = text({"parse":["object"]} as const, k6)!;
+  return {
+    delete_notes: () => [visit5, undefined, undefined, undefined],
+    edit_note: () => {
+      const k8 = {"nullAbsent":false,"caseFold":true};
+      const k9 = text({"fold":["append"]} as const, k8)!;
+      const k10 = text({"parse":["object"]} as const, k8)!;
+      const k11 = text({"fold":["replace"]} as const, k8)!;
+      const k12 = text({"fold":["rename"]} as const, k8)!;
+      const k13 = picker([{"tags":["append"]},{"tags":["replace"]},{"tags":["rename"]}] as const, k8);
+      function visit14(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        return typeof value === 'string' ? (value === "append" ? value : k9(value, walk)) : value;
+      }
+      function fields15(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit14(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
+        return result;
+      }
+      function visit16(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        return typeof value === 'string' ? (value === "replace" ? value : k11(value, walk)) : value;
+      }
+      function fields17(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit16(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
+        return result;
+      }
+      function visit18(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        return typeof value === 'string' ? (value === "rename" ? value : k12(value, walk)) : value;
+      }
+      function fields19(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit18(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
+        return result;
+      }
+      function variants20(record: any, walk: any): any {
+        if (Array.isArray(record)) return record; const tag = record["action"];
+        switch (tag) { case "append": return fields15(record, walk); case "replace": return fields17(record, walk); case "rename": return fields19(record, walk); }
+        switch (k13(tag)) { case 0: return fields15(record, walk); case 1: return fields17(record, walk); case 2: return fields19(record, walk); }
+        return record;
+      }
+      function visit21(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k10(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? variants20(value, walk) : value;
+      }
+      return [undefined, undefined, visit21, undefined];
+    },
+    list_notes: () => {
+      const k22 = ["folder"] as const;
+      function fields23(value: any, _walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["folder"] === null) record = withoutAbsentNulls(record, k22, undefined);
+        let result = record;
+        return result;
+      }
+      function visit24(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k7(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields23(value, walk) : value;
+      }
+      return [undefined, visit24, undefined, undefined];
+    },
+    read_notes: () => [visit5, undefined, undefined, undefined],
+    search_notes: () => {
+      const k25 = text({"scalar":["number"]} as const, k6)!;
+      const k26 = ["limit"] as const;
+      function visit27(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        return typeof value === 'string' ? k25(value, walk) : value;
+      }
+      function fields28(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["limit"] === null) record = withoutAbsentNulls(record, k26, undefined);
+        let result = record; let field: any, repaired: any;
+        field = record["limit"]; if (typeof field === 'string') { walk.path.push("limit"); repaired = visit27(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "limit", repaired); }
+        return result;
+      }
+      function visit29(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k7(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields28(value, walk) : value;
+      }
+      return [undefined, visit29, undefined, undefined];
+    },
+    set_outline: () => {
+      const k30 = text({"parse":["array"]} as const, k6)!;
+      const k31 = {"defer":["input",".outline","[]",".children"]} as const;
+      const k32 = ["children"] as const;
+      const k33 = {"defer":["input",".outline"]} as const;
+      function items34(value: any, walk: any): any {
+        if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
+        for (let index = 0; index < value.length; index++) { item = value[index]; walk.path.push(index); repaired = shared35(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } }
+        return result ?? value;
+      }
+      function lone36(value: any, walk: any): any {
+        const list = [value], repaired = items34(list, walk); return listAccepted(k31, repaired, walk) ? repaired : value;
+      }
+      function visit37(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k30(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone36(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? lone36(value, walk) : value;
+        if (!Array.isArray(value)) return lone36(value, walk);
+        return items34(value, walk);
+      }
+      function fields38(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["children"] === null) record = withoutAbsentNulls(record, k32, undefined);
+        let result = record; let field: any, repaired: any;
+        field = record["children"]; walk.path.push("children"); repaired = visit37(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "children", repaired);
+        return result;
+      }
+      function visit39(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k7(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields38(value, walk) : value;
+      }
+      function shared35(value: any, walk: any): any {
+        return visit39(value, walk);
+      }
+      function lone40(value: any, walk: any): any {
+        const list = [value], repaired = items34(list, walk); return listAccepted(k33, repaired, walk) ? repaired : value;
+      }
+      function visit41(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k30(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone40(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? lone40(value, walk) : value;
+        if (!Array.isArray(value)) return lone40(value, walk);
+        return items34(value, walk);
+      }
+      function fields42(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["outline"]; walk.path.push("outline"); repaired = visit41(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "outline", repaired);
+        return result;
+      }
+      function visit43(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k7(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields42(value, walk) : value;
+      }
+      return [undefined, visit43, undefined, undefined];
+    },
+    tag_notes: () => {
+      const k44 = text({"parse":["array"]} as const, k0)!;
+      const k45 = {"item":{"type":"string","minLength":1}} as const;
+      const k46 = {"defer":["input",".notes"]} as const;
+      function lone47(value: any, walk: any): any {
+        const list = [value], repaired = list; return listAccepted(k45, repaired, walk) ? repaired : value;
+      }
+      function visit48(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k44(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone47(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? lone47(value, walk) : value;
+        if (!Array.isArray(value)) return lone47(value, walk);
+        return value;
+      }
+      function fields49(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["tags"]; walk.path.push("tags"); repaired = visit48(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "tags", repaired);
+        return result;
+      }
+      function visit50(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields49(value, walk) : value;
+      }
+      function items51(value: any, walk: any): any {
+        if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
+        for (let index = 0; index < value.length; index++) { item = value[index]; if (typeof item === 'string' || (typeof item === 'object' && item !== null)) { walk.path.push(index); repaired = visit50(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } } }
+        return result ?? value;
+      }
+      function lone52(value: any, walk: any): any {
+        const list = [value], repaired = items51(list, walk); return listAccepted(k46, repaired, walk) ? repaired : value;
+      }
+      function visit53(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k44(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone52(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? lone52(value, walk) : value;
+        if (!Array.isArray(value)) return lone52(value, walk);
+        return items51(value, walk);
+      }
+      function fields54(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["notes"]; walk.path.push("notes"); repaired = visit53(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "notes", repaired);
+        return result;
+      }
+      function visit55(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields54(value, walk) : value;
+      }
+      return [visit55, undefined, undefined, undefined];
+    },
+    write_note: () => {
+      const k56 = text({"scalar":["boolean"]} as const, k6)!;
+      const k57 = ["overwrite"] as const;
+      function visit58(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        return typeof value === 'string' ? k56(value, walk) : value;
+      }
+      function fields59(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["overwrite"] === null) record = withoutAbsentNulls(record, k57, undefined);
+        let result = record; let field: any, repaired: any;
+        field = record["overwrite"]; if (typeof field === 'string') { walk.path.push("overwrite"); repaired = visit58(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "overwrite", repaired); }
+        return result;
+      }
+      function visit60(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k7(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields59(value, walk) : value;
+      }
+      return [undefined, visit60, undefined, undefined];
+    },
+  };
 };
