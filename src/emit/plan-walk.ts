@@ -50,7 +50,7 @@ export interface ToolWalk {
 
 /** What delimits an id: U+0001, escaped in every JSON literal. */
 const MARK = '\u0001';
-const ID = new RegExp(`${MARK}([a-z]+):[0-9a-f]+${MARK}`, 'g');
+const ID = new RegExp(`${MARK}([a-z]+):([0-9a-f]+)${MARK}`, 'g');
 
 /** The id of a definition named `prefix` and a number in the module, made from `key`. */
 const idOf = (prefix: string, key: string) => `${MARK}${prefix}:${digestOf(key)}${MARK}`;
@@ -104,7 +104,8 @@ export function emitPlanWalk(plan: Plan, indexes: readonly number[]): ToolWalk {
  * The walks of many tools as one function of the runtime's leaf steps (a `GeneratedWalks`,
  * TypeScript): a prelude that declares once what two tools or more share, then each tool's
  * factory (keyed by `key`, a property name's source) with what only it holds, made on its first
- * call. Ids are named in the order the text first reads them.
+ * call. Each id is named by its prefix and the shortest start of its digest no other id shares, so
+ * that a tool changed renames nothing but its own.
  */
 export function emitPlanWalks(tools: readonly (readonly [key: string, walk: ToolWalk])[]): string {
   const users = new Map<string, number>();
@@ -120,16 +121,30 @@ export function emitPlanWalks(tools: readonly (readonly [key: string, walk: Tool
   });
   const body = indented([...prelude.values(), 'return {', indented(entries), '};']);
   const helpers = HELPER_NAMES.filter((name) => new RegExp(`\\b${name}\\(`).test(body));
-  const numbers = new Map<string, string>();
-  const named = body.replace(ID, (id, prefix: string) => {
-    let name = numbers.get(id);
-    if (name === undefined) {
-      name = `${prefix}${numbers.size}`;
-      numbers.set(id, name);
-    }
-    return name;
-  });
+  const names = namesOf(body);
+  const named = body.replace(ID, (id) => names.get(id) ?? id);
   return `(${helpers.length > 0 ? `{ ${helpers.join(', ')} }` : '_helpers'}) => {\n${named}\n}`;
+}
+
+/** Each id in `body` by its name: its prefix and its digest's shortest start (3 digits or more) that is its own. */
+function namesOf(body: string): Map<string, string> {
+  const ids = new Map<string, readonly [prefix: string, digest: string]>();
+  for (const [id, prefix = '', digest = ''] of body.matchAll(ID)) ids.set(id, [prefix, digest]);
+  const digests = [...new Set([...ids.values()].map(([, digest]) => digest))].sort();
+  const shared = (one = '', other = '') => {
+    let length = 0;
+    while (length < one.length && one[length] === other[length]) length++;
+    return length;
+  };
+  const lengths = new Map(
+    digests.map((digest, index) => [
+      digest,
+      Math.max(3, shared(digest, digests[index - 1]) + 1, shared(digest, digests[index + 1]) + 1),
+    ]),
+  );
+  return new Map(
+    [...ids].map(([id, [prefix, digest]]) => [id, `${prefix}${digest.slice(0, lengths.get(digest))}`]),
+  );
 }
 
 /** Lines of source, each line of each indented by two spaces; blank lines left out. */

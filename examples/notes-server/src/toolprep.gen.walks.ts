@@ -7,242 +7,242 @@
 import type { GeneratedWalks } from 'toolprep/runtime';
 
 export const walks: GeneratedWalks = ({ text, picker, listAccepted, withoutAbsentNulls, isOneValueText, tooDeep, withRepairedField }) => {
-  const k0 = {"nullAbsent":false,"caseFold":false};
-  const k1 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, k0)!;
-  const k2 = text({"parse":["object"]} as const, k0)!;
-  function visit3(value: any, walk: any): any {
+  const kcfc = {"nullAbsent":false,"caseFold":false};
+  const k682 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, kcfc)!;
+  const kc1e = text({"parse":["object"]} as const, kcfc)!;
+  function visit6f1(value: any, walk: any): any {
     if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-    return typeof value === 'string' ? k1(value, walk) : value;
+    return typeof value === 'string' ? k682(value, walk) : value;
   }
-  function fields4(value: any, walk: any): any {
+  function fields5a9(value: any, walk: any): any {
     if (Array.isArray(value)) return value; const record = value;
     let result = record; let field: any, repaired: any;
-    field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit3(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "paths", repaired); }
+    field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit6f1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "paths", repaired); }
     return result;
   }
-  function visit5(value: any, walk: any): any {
+  function visitbc8(value: any, walk: any): any {
     if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-    if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-    return typeof value === 'object' && value !== null ? fields4(value, walk) : value;
+    if (typeof value === 'string') { value = kc1e(value, walk); if (typeof value === 'string') return value; }
+    return typeof value === 'object' && value !== null ? fields5a9(value, walk) : value;
   }
-  const k6 = {"nullAbsent":true,"caseFold":false};
-  const k7 = text({"parse":["object"]} as const, k6)!;
+  const k2da = {"nullAbsent":true,"caseFold":false};
+  const k896 = text({"parse":["object"]} as const, k2da)!;
   return {
-    delete_notes: () => [visit5, undefined, undefined, undefined],
+    delete_notes: () => [visitbc8, undefined, undefined, undefined],
     edit_note: () => {
-      const k8 = {"nullAbsent":false,"caseFold":true};
-      const k9 = text({"fold":["append"]} as const, k8)!;
-      const k10 = text({"parse":["object"]} as const, k8)!;
-      const k11 = text({"fold":["replace"]} as const, k8)!;
-      const k12 = text({"fold":["rename"]} as const, k8)!;
-      const k13 = picker([{"tags":["append"]},{"tags":["replace"]},{"tags":["rename"]}] as const, k8);
-      function visit14(value: any, walk: any): any {
+      const kb88f = {"nullAbsent":false,"caseFold":true};
+      const kfcd = text({"fold":["append"]} as const, kb88f)!;
+      const k9f4 = text({"parse":["object"]} as const, kb88f)!;
+      const k8f5 = text({"fold":["replace"]} as const, kb88f)!;
+      const k205 = text({"fold":["rename"]} as const, kb88f)!;
+      const k1cf = picker([{"tags":["append"]},{"tags":["replace"]},{"tags":["rename"]}] as const, kb88f);
+      function visitf75(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        return typeof value === 'string' ? (value === "append" ? value : k9(value, walk)) : value;
+        return typeof value === 'string' ? (value === "append" ? value : kfcd(value, walk)) : value;
       }
-      function fields15(value: any, walk: any): any {
+      function fields27b(value: any, walk: any): any {
         if (Array.isArray(value)) return value; const record = value;
         let result = record; let field: any, repaired: any;
-        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit14(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
+        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visitf75(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
         return result;
       }
-      function visit16(value: any, walk: any): any {
+      function visit06c(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        return typeof value === 'string' ? (value === "replace" ? value : k11(value, walk)) : value;
+        return typeof value === 'string' ? (value === "replace" ? value : k8f5(value, walk)) : value;
       }
-      function fields17(value: any, walk: any): any {
+      function fieldsb889(value: any, walk: any): any {
         if (Array.isArray(value)) return value; const record = value;
         let result = record; let field: any, repaired: any;
-        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit16(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
+        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit06c(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
         return result;
       }
-      function visit18(value: any, walk: any): any {
+      function visit70f(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        return typeof value === 'string' ? (value === "rename" ? value : k12(value, walk)) : value;
+        return typeof value === 'string' ? (value === "rename" ? value : k205(value, walk)) : value;
       }
-      function fields19(value: any, walk: any): any {
+      function fields0e6(value: any, walk: any): any {
         if (Array.isArray(value)) return value; const record = value;
         let result = record; let field: any, repaired: any;
-        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit18(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
+        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit70f(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
         return result;
       }
-      function variants20(record: any, walk: any): any {
+      function variants431(record: any, walk: any): any {
         if (Array.isArray(record)) return record; const tag = record["action"];
-        switch (tag) { case "append": return fields15(record, walk); case "replace": return fields17(record, walk); case "rename": return fields19(record, walk); }
-        switch (k13(tag)) { case 0: return fields15(record, walk); case 1: return fields17(record, walk); case 2: return fields19(record, walk); }
+        switch (tag) { case "append": return fields27b(record, walk); case "replace": return fieldsb889(record, walk); case "rename": return fields0e6(record, walk); }
+        switch (k1cf(tag)) { case 0: return fields27b(record, walk); case 1: return fieldsb889(record, walk); case 2: return fields0e6(record, walk); }
         return record;
       }
-      function visit21(value: any, walk: any): any {
+      function visit276(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k10(value, walk); if (typeof value === 'string') return value; }
-        return typeof value === 'object' && value !== null ? variants20(value, walk) : value;
+        if (typeof value === 'string') { value = k9f4(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? variants431(value, walk) : value;
       }
-      return [undefined, undefined, visit21, undefined];
+      return [undefined, undefined, visit276, undefined];
     },
     list_notes: () => {
-      const k22 = ["folder"] as const;
-      function fields23(value: any, _walk: any): any {
-        if (Array.isArray(value)) return value; let record = value; if (record["folder"] === null) record = withoutAbsentNulls(record, k22, undefined);
+      const k2e2 = ["folder"] as const;
+      function fields588(value: any, _walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["folder"] === null) record = withoutAbsentNulls(record, k2e2, undefined);
         let result = record;
         return result;
       }
-      function visit24(value: any, walk: any): any {
+      function visit14a(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k7(value, walk); if (typeof value === 'string') return value; }
-        return typeof value === 'object' && value !== null ? fields23(value, walk) : value;
+        if (typeof value === 'string') { value = k896(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields588(value, walk) : value;
       }
-      return [undefined, visit24, undefined, undefined];
+      return [undefined, visit14a, undefined, undefined];
     },
-    read_notes: () => [visit5, undefined, undefined, undefined],
+    read_notes: () => [visitbc8, undefined, undefined, undefined],
     search_notes: () => {
-      const k25 = text({"scalar":["number"]} as const, k6)!;
-      const k26 = ["limit"] as const;
-      function visit27(value: any, walk: any): any {
+      const kd17 = text({"scalar":["number"]} as const, k2da)!;
+      const k14f = ["limit"] as const;
+      function visitf40(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        return typeof value === 'string' ? k25(value, walk) : value;
+        return typeof value === 'string' ? kd17(value, walk) : value;
       }
-      function fields28(value: any, walk: any): any {
-        if (Array.isArray(value)) return value; let record = value; if (record["limit"] === null) record = withoutAbsentNulls(record, k26, undefined);
+      function fields3bc(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["limit"] === null) record = withoutAbsentNulls(record, k14f, undefined);
         let result = record; let field: any, repaired: any;
-        field = record["limit"]; if (typeof field === 'string') { walk.path.push("limit"); repaired = visit27(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "limit", repaired); }
+        field = record["limit"]; if (typeof field === 'string') { walk.path.push("limit"); repaired = visitf40(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "limit", repaired); }
         return result;
       }
-      function visit29(value: any, walk: any): any {
+      function visit652(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k7(value, walk); if (typeof value === 'string') return value; }
-        return typeof value === 'object' && value !== null ? fields28(value, walk) : value;
+        if (typeof value === 'string') { value = k896(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields3bc(value, walk) : value;
       }
-      return [undefined, visit29, undefined, undefined];
+      return [undefined, visit652, undefined, undefined];
     },
     set_outline: () => {
-      const k30 = text({"parse":["array"]} as const, k6)!;
-      const k31 = {"defer":["input",".outline","[]",".children"]} as const;
-      const k32 = ["children"] as const;
-      const k33 = {"defer":["input",".outline"]} as const;
-      function items34(value: any, walk: any): any {
+      const ka9f = text({"parse":["array"]} as const, k2da)!;
+      const kbdd = {"defer":["input",".outline","[]",".children"]} as const;
+      const k356 = ["children"] as const;
+      const ke56 = {"defer":["input",".outline"]} as const;
+      function itemsa2d(value: any, walk: any): any {
         if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
-        for (let index = 0; index < value.length; index++) { item = value[index]; walk.path.push(index); repaired = shared35(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } }
+        for (let index = 0; index < value.length; index++) { item = value[index]; walk.path.push(index); repaired = shared282(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } }
         return result ?? value;
       }
-      function lone36(value: any, walk: any): any {
-        const list = [value], repaired = items34(list, walk); return listAccepted(k31, repaired, walk) ? repaired : value;
+      function lone44a(value: any, walk: any): any {
+        const list = [value], repaired = itemsa2d(list, walk); return listAccepted(kbdd, repaired, walk) ? repaired : value;
       }
-      function visit37(value: any, walk: any): any {
+      function visit254(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k30(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone36(value, walk) : value; }
-        if (typeof value !== 'object' || value === null) return value != null ? lone36(value, walk) : value;
-        if (!Array.isArray(value)) return lone36(value, walk);
-        return items34(value, walk);
+        if (typeof value === 'string') { value = ka9f(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone44a(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? lone44a(value, walk) : value;
+        if (!Array.isArray(value)) return lone44a(value, walk);
+        return itemsa2d(value, walk);
       }
-      function fields38(value: any, walk: any): any {
-        if (Array.isArray(value)) return value; let record = value; if (record["children"] === null) record = withoutAbsentNulls(record, k32, undefined);
+      function fieldse44(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["children"] === null) record = withoutAbsentNulls(record, k356, undefined);
         let result = record; let field: any, repaired: any;
-        field = record["children"]; walk.path.push("children"); repaired = visit37(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "children", repaired);
+        field = record["children"]; walk.path.push("children"); repaired = visit254(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "children", repaired);
         return result;
       }
-      function visit39(value: any, walk: any): any {
+      function visit2ca(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k7(value, walk); if (typeof value === 'string') return value; }
-        return typeof value === 'object' && value !== null ? fields38(value, walk) : value;
+        if (typeof value === 'string') { value = k896(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fieldse44(value, walk) : value;
       }
-      function shared35(value: any, walk: any): any {
-        return visit39(value, walk);
+      function shared282(value: any, walk: any): any {
+        return visit2ca(value, walk);
       }
-      function lone40(value: any, walk: any): any {
-        const list = [value], repaired = items34(list, walk); return listAccepted(k33, repaired, walk) ? repaired : value;
+      function lone952(value: any, walk: any): any {
+        const list = [value], repaired = itemsa2d(list, walk); return listAccepted(ke56, repaired, walk) ? repaired : value;
       }
-      function visit41(value: any, walk: any): any {
+      function visitce1(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k30(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone40(value, walk) : value; }
-        if (typeof value !== 'object' || value === null) return value != null ? lone40(value, walk) : value;
-        if (!Array.isArray(value)) return lone40(value, walk);
-        return items34(value, walk);
+        if (typeof value === 'string') { value = ka9f(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone952(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? lone952(value, walk) : value;
+        if (!Array.isArray(value)) return lone952(value, walk);
+        return itemsa2d(value, walk);
       }
-      function fields42(value: any, walk: any): any {
+      function fields443(value: any, walk: any): any {
         if (Array.isArray(value)) return value; const record = value;
         let result = record; let field: any, repaired: any;
-        field = record["outline"]; walk.path.push("outline"); repaired = visit41(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "outline", repaired);
+        field = record["outline"]; walk.path.push("outline"); repaired = visitce1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "outline", repaired);
         return result;
       }
-      function visit43(value: any, walk: any): any {
+      function visitccd(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k7(value, walk); if (typeof value === 'string') return value; }
-        return typeof value === 'object' && value !== null ? fields42(value, walk) : value;
+        if (typeof value === 'string') { value = k896(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields443(value, walk) : value;
       }
-      return [undefined, visit43, undefined, undefined];
+      return [undefined, visitccd, undefined, undefined];
     },
     tag_notes: () => {
-      const k44 = text({"parse":["array"]} as const, k0)!;
-      const k45 = {"item":{"type":"string","minLength":1}} as const;
-      const k46 = {"defer":["input",".notes"]} as const;
-      function lone47(value: any, walk: any): any {
-        const list = [value], repaired = list; return listAccepted(k45, repaired, walk) ? repaired : value;
+      const k63e = text({"parse":["array"]} as const, kcfc)!;
+      const kb2b = {"item":{"type":"string","minLength":1}} as const;
+      const ka10 = {"defer":["input",".notes"]} as const;
+      function loned62(value: any, walk: any): any {
+        const list = [value], repaired = list; return listAccepted(kb2b, repaired, walk) ? repaired : value;
       }
-      function visit48(value: any, walk: any): any {
+      function visitfd5(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k44(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone47(value, walk) : value; }
-        if (typeof value !== 'object' || value === null) return value != null ? lone47(value, walk) : value;
-        if (!Array.isArray(value)) return lone47(value, walk);
+        if (typeof value === 'string') { value = k63e(value, walk); if (typeof value === 'string') return isOneValueText(value) ? loned62(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? loned62(value, walk) : value;
+        if (!Array.isArray(value)) return loned62(value, walk);
         return value;
       }
-      function fields49(value: any, walk: any): any {
+      function fieldscc7(value: any, walk: any): any {
         if (Array.isArray(value)) return value; const record = value;
         let result = record; let field: any, repaired: any;
-        field = record["tags"]; walk.path.push("tags"); repaired = visit48(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "tags", repaired);
+        field = record["tags"]; walk.path.push("tags"); repaired = visitfd5(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "tags", repaired);
         return result;
       }
-      function visit50(value: any, walk: any): any {
+      function visit756(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-        return typeof value === 'object' && value !== null ? fields49(value, walk) : value;
+        if (typeof value === 'string') { value = kc1e(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fieldscc7(value, walk) : value;
       }
-      function items51(value: any, walk: any): any {
+      function items5c9(value: any, walk: any): any {
         if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
-        for (let index = 0; index < value.length; index++) { item = value[index]; if (typeof item === 'string' || (typeof item === 'object' && item !== null)) { walk.path.push(index); repaired = visit50(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } } }
+        for (let index = 0; index < value.length; index++) { item = value[index]; if (typeof item === 'string' || (typeof item === 'object' && item !== null)) { walk.path.push(index); repaired = visit756(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } } }
         return result ?? value;
       }
-      function lone52(value: any, walk: any): any {
-        const list = [value], repaired = items51(list, walk); return listAccepted(k46, repaired, walk) ? repaired : value;
+      function lone54d(value: any, walk: any): any {
+        const list = [value], repaired = items5c9(list, walk); return listAccepted(ka10, repaired, walk) ? repaired : value;
       }
-      function visit53(value: any, walk: any): any {
+      function visitbe0(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k44(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone52(value, walk) : value; }
-        if (typeof value !== 'object' || value === null) return value != null ? lone52(value, walk) : value;
-        if (!Array.isArray(value)) return lone52(value, walk);
-        return items51(value, walk);
+        if (typeof value === 'string') { value = k63e(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone54d(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? lone54d(value, walk) : value;
+        if (!Array.isArray(value)) return lone54d(value, walk);
+        return items5c9(value, walk);
       }
-      function fields54(value: any, walk: any): any {
+      function fieldsb38(value: any, walk: any): any {
         if (Array.isArray(value)) return value; const record = value;
         let result = record; let field: any, repaired: any;
-        field = record["notes"]; walk.path.push("notes"); repaired = visit53(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "notes", repaired);
+        field = record["notes"]; walk.path.push("notes"); repaired = visitbe0(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "notes", repaired);
         return result;
       }
-      function visit55(value: any, walk: any): any {
+      function visitb77(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-        return typeof value === 'object' && value !== null ? fields54(value, walk) : value;
+        if (typeof value === 'string') { value = kc1e(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fieldsb38(value, walk) : value;
       }
-      return [visit55, undefined, undefined, undefined];
+      return [visitb77, undefined, undefined, undefined];
     },
     write_note: () => {
-      const k56 = text({"scalar":["boolean"]} as const, k6)!;
-      const k57 = ["overwrite"] as const;
-      function visit58(value: any, walk: any): any {
+      const kd4b = text({"scalar":["boolean"]} as const, k2da)!;
+      const k02f = ["overwrite"] as const;
+      function visitf70(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        return typeof value === 'string' ? k56(value, walk) : value;
+        return typeof value === 'string' ? kd4b(value, walk) : value;
       }
-      function fields59(value: any, walk: any): any {
-        if (Array.isArray(value)) return value; let record = value; if (record["overwrite"] === null) record = withoutAbsentNulls(record, k57, undefined);
+      function fields292(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["overwrite"] === null) record = withoutAbsentNulls(record, k02f, undefined);
         let result = record; let field: any, repaired: any;
-        field = record["overwrite"]; if (typeof field === 'string') { walk.path.push("overwrite"); repaired = visit58(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "overwrite", repaired); }
+        field = record["overwrite"]; if (typeof field === 'string') { walk.path.push("overwrite"); repaired = visitf70(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "overwrite", repaired); }
         return result;
       }
-      function visit60(value: any, walk: any): any {
+      function visit72d(value: any, walk: any): any {
         if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-        if (typeof value === 'string') { value = k7(value, walk); if (typeof value === 'string') return value; }
-        return typeof value === 'object' && value !== null ? fields59(value, walk) : value;
+        if (typeof value === 'string') { value = k896(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields292(value, walk) : value;
       }
-      return [undefined, visit60, undefined, undefined];
+      return [undefined, visit72d, undefined, undefined];
     },
   };
 };
