@@ -12,14 +12,13 @@ const EVERY_INDEX = [0, 1, 2, 3];
 
 /** The module text that holds each plan's walks, made from the runtime's leaf steps at import. */
 async function walksSource(plans) {
-  const { emitPlanWalk } = await import(dist('src/emit/plan-walk.js'));
+  const { emitPlanWalk, emitPlanWalks } = await import(dist('src/emit/plan-walk.js'));
+  const tools = plans.map((plan, index) => [String(index), emitPlanWalk(plan, EVERY_INDEX)]);
   return `import { PLAN_WALK_HELPERS } from ${JSON.stringify(dist('src/runtime/plan-steps.js'))};
 import { stepsIndex } from ${JSON.stringify(dist('src/manifest/plan-walk.js'))};
 const plans = ${JSON.stringify(plans)};
-const factories = [
-${plans.map((plan) => emitPlanWalk(plan, EVERY_INDEX)).join(',\n')}
-];
-const walks = factories.map((factory) => factory(PLAN_WALK_HELPERS));
+const factories = (${emitPlanWalks(tools)})(PLAN_WALK_HELPERS);
+const walks = plans.map((_, index) => factories[index]());
 /** \`applyPlan\` by the generated walk of the plan at \`index\`. */
 export const walkOf = (index) => (args, inverse) =>
   walks[index][stepsIndex(plans[index], inverse)](args, { path: [], maxDepth: 64, acceptsAt: undefined });

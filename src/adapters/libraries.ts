@@ -41,5 +41,10 @@ export function libraryOf(schema: unknown): SchemaLibrary | undefined {
   return LIBRARIES.find((library) => library.view.owns(schema));
 }
 
-/** The libraries' names for messages, in the registry's order: `zod 4`, `zod 3`, … */
-export const LIBRARY_TITLES: readonly string[] = LIBRARIES.map((library) => library.view.library);
+/**
+ * The libraries' names for messages, in the registry's order: `zod 4`, `zod 3`, … Marked pure: a
+ * bundle that imports only `defineTool` (every contract does) then leaves the registry out.
+ */
+export const LIBRARY_TITLES: readonly string[] = /* @__PURE__ */ LIBRARIES.map(
+  (library) => library.view.library,
+);

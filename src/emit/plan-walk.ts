@@ -1,5 +1,6 @@
 import type { Plan, PlanNode } from '../manifest/plan.js';
 import { definitionOf, type Steps, stepsOf, structureParts } from '../manifest/plan-walk.js';
+import { digestOf } from '../shared/build/canonical-json.js';
 
 /**
  * A tool's plan written as code at build time, into the generated module (decision 0055): one
@@ -9,7 +10,8 @@ import { definitionOf, type Steps, stepsOf, structureParts } from '../manifest/p
  * can inline, which keeps the plan cheap beside the contract's parser on every runtime, with no
  * code generated where the server runs (Workers, a strict CSP). User keys, tags and enum members
  * enter the source only as JSON string literals; the leaf steps are the runtime's
- * (`PlanWalkHelpers`), handed in on the tool's first call.
+ * (`PlanWalkHelpers`), handed in on the first call of any tool; what tools share is written once, in
+ * the walks module's prelude (decision 0070).
  */
 
 /** The functions a node compiles to, by name in the source; a part is absent where the node does nothing. */
@@ -34,53 +36,124 @@ const HELPER_NAMES = [
 ] as const;
 
 /**
- * The factory expression of a tool's walks (a `PlanWalkFactory`, TypeScript): one walk for each
- * steps index its calls can ask (`stepsIndexesOf`), made once for the steps that change it.
+ * A tool's walks as the build writes them, before the walks module names what it holds: each
+ * constant and function under an id made from its source, so that the module writes what many
+ * tools share once (`emitPlanWalks`). The ids are delimited by U+0001, which no JSON literal in
+ * the source can hold (JSON escapes it), so naming them cannot touch a user's key.
  */
-export function emitPlanWalk(plan: Plan, indexes: readonly number[]): string {
+export interface ToolWalk {
+  /** The constants, then the functions, that the walks reach: by id, each its declaration. */
+  readonly definitions: readonly (readonly [id: string, source: string])[];
+  /** The walks by steps index, as an array expression. */
+  readonly walks: string;
+}
+
+/** What delimits an id: U+0001, escaped in every JSON literal. */
+const MARK = '\u0001';
+const ID = new RegExp(`${MARK}([a-z]+):([0-9a-f]+)${MARK}`, 'g');
+
+/** The id of a definition named `prefix` and a number in the module, made from `key`. */
+const idOf = (prefix: string, key: string) => `${MARK}${prefix}:${digestOf(key)}${MARK}`;
+
+/**
+ * A tool's plan written as code: one walk for each steps index its calls can ask (`stepsIndexesOf`),
+ * made once for the steps that change it.
+ */
+export function emitPlanWalk(plan: Plan, indexes: readonly number[]): ToolWalk {
   const constants = new Map<string, string>();
   const functions = new Map<string, string>();
-  const bySource = new Map<string, string>();
-  let names = 0;
-  const constant = (source: string) => {
-    const known = constants.get(source);
-    if (known) return known;
-    const name = `k${constants.size}`;
-    constants.set(source, name);
-    return name;
-  };
-  const fresh = (prefix: string) => `${prefix}${names++}`;
   // Which steps change the walk: only a plan with such positions needs a walk for each.
   const mask = stepsMask(plan);
   const byMasked = new Map<number, string>();
+  let planKey: string | undefined;
+  const source: Source = {
+    constant: (text) => {
+      const id = idOf('k', text);
+      constants.set(id, text);
+      return id;
+    },
+    functions,
+    sharedId: (name, steps) => {
+      planKey ??= JSON.stringify(plan);
+      return idOf('shared', JSON.stringify([planKey, name, steps]));
+    },
+  };
   const walkOf = (index: number) => {
     const masked = index & mask;
     const known = byMasked.get(masked);
     if (known) return known;
-    const visit = emitWalk(plan, stepsOf(masked), { constant, fresh, functions, bySource });
+    const visit = emitWalk(plan, stepsOf(masked), source);
     byMasked.set(masked, visit);
     return visit;
   };
-  const walks = Array.from({ length: 4 }, (_, index) =>
-    indexes.includes(index) ? walkOf(index) : 'undefined',
-  );
-  const returned = `return [${walks.join(', ')}];`;
-  // Only what the walks reach is written: a strict \`tsconfig\` refuses a function never called.
-  const reached = reachedFrom(returned, functions);
-  const written = reached.map((name) => functions.get(name) ?? '');
+  const walks = `[${Array.from({ length: 4 }, (_, index) => (indexes.includes(index) ? walkOf(index) : 'undefined')).join(', ')}]`;
+  // Only what the walks reach is written: a strict `tsconfig` refuses a function never called.
+  const written = reachedFrom(walks, functions);
   // A constant is written where a function reads it, or a later constant does (the steps).
-  const read: string[] = [];
-  let reading = written.join('\n');
-  for (const [source, name] of [...constants].reverse())
-    if (mentions(reading, name)) {
-      read.unshift(`const ${name} = ${source};`);
-      reading += `\n${source}`;
+  const read: (readonly [string, string])[] = [];
+  let reading = written.map((id) => functions.get(id)).join('\n');
+  for (const [id, text] of [...constants].reverse())
+    if (reading.includes(id)) {
+      read.unshift([id, `const ${id} = ${text};`]);
+      reading += `\n${text}`;
     }
-  const lines = [...read, ...written, returned];
-  const helpers = HELPER_NAMES.filter((name) => lines.some((line) => mentions(line, name)));
-  if (helpers.length > 0) lines.unshift(`const { ${helpers.join(', ')} } = helpers;`);
-  const body = lines.flatMap((line) => line.split('\n')).filter((line) => line.trim() !== '');
-  return `(helpers) => {\n${body.map((line) => `  ${line.trimEnd()}`).join('\n')}\n}`;
+  return { definitions: [...read, ...written.map((id) => [id, functions.get(id) ?? ''] as const)], walks };
+}
+
+/**
+ * The walks of many tools as one function of the runtime's leaf steps (a `GeneratedWalks`,
+ * TypeScript): a prelude that declares once what two tools or more share, then each tool's
+ * factory (keyed by `key`, a property name's source) with what only it holds, made on its first
+ * call. Each id is named by its prefix and the shortest start of its digest no other id shares, so
+ * that a tool changed renames nothing but its own.
+ */
+export function emitPlanWalks(tools: readonly (readonly [key: string, walk: ToolWalk])[]): string {
+  const users = new Map<string, number>();
+  for (const [, { definitions }] of tools)
+    for (const [id] of definitions) users.set(id, (users.get(id) ?? 0) + 1);
+  const prelude = new Map<string, string>();
+  for (const [, { definitions }] of tools)
+    for (const [id, text] of definitions) if ((users.get(id) ?? 0) > 1) prelude.set(id, text);
+  const entries = tools.map(([key, { definitions, walks }]) => {
+    const own = definitions.filter(([id]) => !prelude.has(id)).map(([, text]) => text);
+    if (own.length === 0) return `${key}: () => ${walks},`;
+    return `${key}: () => {\n${indented([...own, `return ${walks};`])}\n},`;
+  });
+  const body = indented([...prelude.values(), 'return {', indented(entries), '};']);
+  const helpers = HELPER_NAMES.filter((name) => new RegExp(`\\b${name}\\(`).test(body));
+  const names = namesOf(body);
+  const named = body.replace(ID, (id) => names.get(id) ?? id);
+  return `(${helpers.length > 0 ? `{ ${helpers.join(', ')} }` : '_helpers'}) => {\n${named}\n}`;
+}
+
+/** Each id in `body` by its name: its prefix and its digest's shortest start (3 digits or more) that is its own. */
+function namesOf(body: string): Map<string, string> {
+  const ids = new Map<string, readonly [prefix: string, digest: string]>();
+  for (const [id, prefix = '', digest = ''] of body.matchAll(ID)) ids.set(id, [prefix, digest]);
+  const digests = [...new Set([...ids.values()].map(([, digest]) => digest))].sort();
+  const shared = (one = '', other = '') => {
+    let length = 0;
+    while (length < one.length && one[length] === other[length]) length++;
+    return length;
+  };
+  const lengths = new Map(
+    digests.map((digest, index) => [
+      digest,
+      Math.max(3, shared(digest, digests[index - 1]) + 1, shared(digest, digests[index + 1]) + 1),
+    ]),
+  );
+  return new Map(
+    [...ids].map(([id, [prefix, digest]]) => [id, `${prefix}${digest.slice(0, lengths.get(digest))}`]),
+  );
+}
+
+/** Lines of source, each line of each indented by two spaces; blank lines left out. */
+function indented(sources: readonly string[]): string {
+  return sources
+    .flatMap((text) => text.split('\n'))
+    .filter((line) => line.trim() !== '')
+    .map((line) => `  ${line.trimEnd()}`)
+    .join('\n');
 }
 
 const mentions = (source: string, name: string): boolean => new RegExp(`\\b${name}\\b`).test(source);
@@ -90,12 +163,12 @@ function reachedFrom(source: string, functions: ReadonlyMap<string, string>): st
   const reached = new Set<string>();
   const pending = [source];
   for (let next = pending.pop(); next !== undefined; next = pending.pop())
-    for (const [name, body] of functions)
-      if (!reached.has(name) && mentions(next, name)) {
-        reached.add(name);
+    for (const [id, body] of functions)
+      if (!reached.has(id) && next.includes(id)) {
+        reached.add(id);
         pending.push(body);
       }
-  return [...functions.keys()].filter((name) => reached.has(name));
+  return [...functions.keys()].filter((id) => reached.has(id));
 }
 
 /** Bit 0 where the plan holds `nullAbsent` positions, bit 1 where it holds `fold` or variant tags. */
@@ -123,16 +196,16 @@ function stepsMask(plan: Plan): number {
 }
 
 interface Source {
+  /** A constant's id, its source kept for the walks that read it. */
   readonly constant: (source: string) => string;
-  readonly fresh: (prefix: string) => string;
-  /** Each function's source, by its name. */
+  /** Each function's declaration, by its id. */
   readonly functions: Map<string, string>;
-  /** Each function's name, by its source without the name: a function emitted twice is written once. */
-  readonly bySource: Map<string, string>;
+  /** The id of a definition's function, handed out before its body is made (it may call itself). */
+  readonly sharedId: (name: string, steps: Steps) => string;
 }
 
-/** One walk's functions, added to `functions`; returns the name of its root's visit. */
-function emitWalk(plan: Plan, steps: Steps, { constant, fresh, functions, bySource }: Source): string {
+/** One walk's functions, added to `functions`; returns the id of its root's visit. */
+function emitWalk(plan: Plan, steps: Steps, { constant, functions, sharedId }: Source): string {
   const shared = new Map<string, Emitted>();
   // The steps, written once for every leaf step made with them.
   const stepsSource = constant(JSON.stringify(steps));
@@ -141,21 +214,18 @@ function emitWalk(plan: Plan, steps: Steps, { constant, fresh, functions, bySour
   const data = (value: unknown) => `${JSON.stringify(value)} as const`;
   /**
    * A function of `value` and `walk`, its parameter named unused where the body never walks; its
-   * name: `prefix` and a number, or the name of a function written before with the same source
-   * (many nodes of a plan, and the walks of its steps indexes, compile to the same text). A
-   * definition's `name` is given: it was handed out before its body was made.
+   * id made from its source, so that a function written twice (many nodes of a plan, the walks of
+   * its steps indexes, the same field in many tools) is written once. A definition's `id` is given:
+   * it was handed out before its body was made.
    */
-  const define = (prefix: string, value: string, body: string, name?: string): string => {
+  const define = (prefix: string, value: string, body: string, id?: string): string => {
     const source = `(${value}: any, ${mentions(body, 'walk') ? 'walk' : '_walk'}: any): any {\n${body
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map((line) => `  ${line.trim()}`)
       .join('\n')}\n}`;
-    const known = name === undefined ? bySource.get(source) : undefined;
-    if (known) return known;
-    const defined = name ?? fresh(prefix);
+    const defined = id ?? idOf(prefix, source);
     functions.set(defined, `function ${defined}${source}`);
-    if (name === undefined) bySource.set(source, defined);
     return defined;
   };
 
@@ -179,7 +249,7 @@ function emitWalk(plan: Plan, steps: Steps, { constant, fresh, functions, bySour
     const known = shared.get(name);
     if (known) return known;
     const definition = definitionOf(plan, name);
-    const visit = fresh('shared');
+    const visit = sharedId(name, steps);
     // As in the closures, a reference walks every value by its definition.
     const reference = { text: `${visit}(value, walk)`, structure: visit, lone: visit, visit };
     shared.set(name, reference);

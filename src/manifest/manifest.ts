@@ -9,9 +9,11 @@ import type { PreparedView } from './tool-set.js';
  * inverse steps their calls run in the plan. Format 4: a plan that defers a check says so
  * (`defers`), and the runtime reads that instead of searching the plan, so a plan of format 3
  * would be misread. Format 5: a tool's `access`, which a runtime of format 4 would not read and so
- * would show a scoped tool to every caller. docs/reference/manifest.md describes it.
+ * would show a scoped tool to every caller. Format 6: the generated walks module is one function of
+ * the leaf steps with a prelude of what tools share (decision 0070), which a runtime of format 5
+ * would call as one tool's factory. docs/reference/manifest.md describes it.
  */
-export const MANIFEST_FORMAT = 5;
+export const MANIFEST_FORMAT = 6;
 
 /** Bytes, and tokens as OpenAI's o200k_base encoding counts them. */
 export interface Size {

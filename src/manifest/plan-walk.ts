@@ -5,7 +5,8 @@ import { INVERSE_STEPS, type InverseStep, PROFILE_NAMES, type ProfileName } from
 /**
  * A plan's walk as code: the generated module holds one per tool, written at build time from its
  * plan (decision 0055), and the runtime calls it. This is the contract between the two: what the
- * generated code is handed (`PlanWalkHelpers`) and what it gives (`PlanWalks`).
+ * generated code is handed (`PlanWalkHelpers`), once for every tool (decision 0070), and what it
+ * gives (`PlanWalks`).
  */
 
 /** Answers a check the build deferred to an array member's own parser: is `value` accepted at `position`? */
@@ -52,8 +53,6 @@ export interface PlanWalkHelpers {
   readonly hasNullValue: (record: Record<string, unknown>) => boolean;
   readonly isOneValueText: (text: string) => boolean;
   readonly tooDeep: (path: readonly (string | number)[], maxDepth: number) => Error;
-  /** Read by walks generated before decision 0068, until they are generated again. */
-  readonly hasOwn: (record: object, key: PropertyKey) => boolean;
   readonly withRepairedField: (
     result: Record<string, unknown>,
     value: unknown,
@@ -63,8 +62,8 @@ export interface PlanWalkHelpers {
   ) => Record<string, unknown>;
 }
 
-/** A tool's entry in the generated module's `walks`: run once, on the tool's first call. */
-export type PlanWalkFactory = (helpers: PlanWalkHelpers) => PlanWalks;
+/** A tool's entry among the generated walks: run once, on the tool's first call. */
+export type PlanWalkFactory = () => PlanWalks;
 
 /** The steps a walk index stands for: bit 0 `nullAbsent`, bit 1 `caseFold`. */
 export const stepsOf = (index: number): Steps => ({

@@ -1,5 +1,5 @@
 import type { Position } from './plan.js';
-import type { PlanWalkFactory } from './plan-walk.js';
+import type { PlanWalkFactory, PlanWalkHelpers } from './plan-walk.js';
 import type { PreparedTool } from './prepared-tool.js';
 import type { PreparedSearch } from './search-index.js';
 
@@ -20,11 +20,11 @@ export interface PreparedToolSet {
   /** Loads a tool's contract, on its first call only. */
   readonly load: { readonly [name: string]: () => unknown };
   /**
-   * Each tool's plan walk, written as code by the build (decision 0055), or the import of the
-   * module that holds them, made on the first call (decision 0063). A tool without one (a set
-   * made at run time by `prepareToolSet`) is walked by closures, loaded on its first call.
+   * The import of the module that holds each tool's plan walk, written as code by the build
+   * (decision 0055), made on the first call (decision 0063). A tool without one (a set made at run
+   * time by `prepareToolSet`) is walked by closures, loaded on its first call.
    */
-  readonly walks?: PlanWalkFactories | (() => Promise<{ readonly walks: PlanWalkFactories }>);
+  readonly walks?: () => Promise<{ readonly walks: GeneratedWalks }>;
   /** One per schema library the contracts and the extension keys use: `zod4` from `toolprep/runtime/zod4`. */
   readonly adapters: readonly RuntimeAdapter[];
   /** What the project's MCP SDK answers first, captured at build time; absent without the SDK. */
@@ -35,10 +35,16 @@ export interface PreparedToolSet {
   readonly views?: readonly PreparedView[];
 }
 
-/** Each tool's walk factory, by tool name: what the generated walks module exports as `walks`. */
+/** Each tool's walk factory, by tool name. */
 export interface PlanWalkFactories {
   readonly [name: string]: PlanWalkFactory;
 }
+
+/**
+ * What the generated walks module exports as `walks`: given the runtime's leaf steps, it declares
+ * once what tools share (decision 0070) and gives each tool's factory. Called once per module.
+ */
+export type GeneratedWalks = (helpers: PlanWalkHelpers) => PlanWalkFactories;
 
 /** A view as built: one self-contained HTML document, addressed by its digest. */
 export interface PreparedView {

@@ -11,7 +11,13 @@ import {
 } from '../manifest/plan-walk.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { ProfileName } from '../manifest/profiles.js';
-import type { PreparedToolSet, RuntimeAdapter, StandardResult } from '../manifest/tool-set.js';
+import type {
+  GeneratedWalks,
+  PlanWalkFactories,
+  PreparedToolSet,
+  RuntimeAdapter,
+  StandardResult,
+} from '../manifest/tool-set.js';
 import { isRecord } from '../shared/run/is-record.js';
 import { getOwn, splitKeys } from '../shared/run/own-property.js';
 import { type CallState, callErrors, Failure, failure, refusalOf, validationError } from './call-failure.js';
@@ -112,12 +118,19 @@ async function importContract(served: Served, tool: PreparedTool): Promise<Loade
   return { contract, walks, acceptsAt: await deferredChecks(tool.plan, roots, served.adapterOf) };
 }
 
+/** Each walks module's factories, made once: its prelude runs on the first call of any tool. */
+const factoriesOf = new WeakMap<GeneratedWalks, PlanWalkFactories>();
+
 /** The walks the build wrote for the tool; closures, loaded now, for a tool set made at run time. */
 async function walksOf(served: Served, tool: PreparedTool): Promise<PlanWalks> {
-  // A module generated since decision 0063 imports its walks on the first call; before, it held them.
-  const factories = typeof served.walks === 'function' ? (await served.walks()).walks : served.walks;
+  const walks = served.walks && (await served.walks()).walks;
+  let factories = walks && factoriesOf.get(walks);
+  if (walks && !factories) {
+    factories = walks(PLAN_WALK_HELPERS);
+    factoriesOf.set(walks, factories);
+  }
   const generated = factories && getOwn(factories, tool.name);
-  if (generated) return generated(PLAN_WALK_HELPERS);
+  if (generated) return generated();
   const { closureWalks } = await import('./plan-closures.js');
   return closureWalks(tool.plan, stepsIndexesOf(tool));
 }

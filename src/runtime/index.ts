@@ -5,6 +5,7 @@ export type { ListCheck, Plan, PlanNode, Position, ValueCheck } from '../manifes
 export type { PreparedTool, PresentationDocuments, ToolView } from '../manifest/prepared-tool.js';
 export type { PreparedSearch } from '../manifest/search-index.js';
 export type {
+  GeneratedWalks,
   PlanWalkFactories,
   PreparedHandshake,
   PreparedToolSet,

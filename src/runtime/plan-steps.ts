@@ -95,6 +95,5 @@ export const PLAN_WALK_HELPERS: PlanWalkHelpers = {
   hasNullValue,
   isOneValueText,
   tooDeep,
-  hasOwn: Object.hasOwn,
   withRepairedField,
 };

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { applyPlan } from 'toolprep';
 import type { Plan } from 'toolprep/runtime';
 import { describe, expect, test } from 'vitest';
-import { emitPlanWalk } from '../../src/emit/plan-walk.js';
+import { emitPlanWalk, emitPlanWalks } from '../../src/emit/plan-walk.js';
 import { walkGenerated } from '../support/generated-walk.js';
 
 /**
@@ -205,18 +205,20 @@ describe('the plan as the code the build writes, and as closures', () => {
       writeFileSync(rows, JSON.stringify(ROWS));
       writeFileSync(
         path.join(dir, 'walks.ts'),
-        `export const factories = [\n${ROWS.map((row) => emitPlanWalk(row.plan, [0, 1, 2, 3])).join(',\n')}\n];\n`,
+        // Every row a tool of one walks module, as a project's tools are: what they share is written once.
+        `export const walks = ${emitPlanWalks(ROWS.map((row, index) => [`"${index}"`, emitPlanWalk(row.plan, [0, 1, 2, 3])]))};\n`,
       );
       writeFileSync(
         path.join(dir, 'run.ts'),
         `import { readFileSync } from 'node:fs';
 import { stepsIndex } from ${JSON.stringify(path.resolve('src/manifest/plan-walk.ts'))};
 import { PLAN_WALK_HELPERS } from ${JSON.stringify(path.resolve('src/runtime/plan-steps.ts'))};
-import { factories } from './walks.ts';
+import { walks } from './walks.ts';
+const factories = walks(PLAN_WALK_HELPERS);
 let refused = false;
 try { new Function('return 1'); } catch (error) { refused = error instanceof EvalError; }
 const outcomes = JSON.parse(readFileSync(${JSON.stringify(rows)}, 'utf8')).map((row, index) => {
-  const walk = factories[index](PLAN_WALK_HELPERS)[stepsIndex(row.plan, row.options?.inverse)];
+  const walk = factories[index]()[stepsIndex(row.plan, row.options?.inverse)];
   try { return { value: walk(JSON.parse(row.args), { path: [], maxDepth: 64 }) }; }
   catch (error) { return { refused: error.message }; }
 });

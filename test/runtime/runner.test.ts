@@ -2,6 +2,7 @@ import { type PrepareToolOptions, prepareTool, prepareToolSet } from '@toolprep/
 import { defineTool, type ToolContract } from 'toolprep';
 import {
   createToolRuntime,
+  type PreparedToolSet,
   type ToolHandler,
   type ToolHooks,
   type ToolRuntimeOptions,
@@ -412,11 +413,19 @@ describe('extension keys', () => {
 });
 
 describe('what the runtime checks against what the build promised', () => {
-  test('a tool set of another manifest format is refused at creation, saying to regenerate', () => {
+  // Format 5 is the last before the walks module's prelude: its walks are one factory per tool,
+  // handed the leaf steps, which this runtime would call as the whole module.
+  const formerWalks = async () => ({ walks: { read_files: (_helpers: unknown) => [] } });
+  test.each([
+    ['format 1', { format: 1 }],
+    ['format 5, its walks a factory per tool (before decision 0070)', { format: 5, walks: formerWalks }],
+  ])('a tool set of another manifest format is refused at creation, saying to regenerate: %s', (_, old) => {
     const { readFiles } = counted();
-    const set = { ...toolSet({ readFiles }), format: 1 };
+    const set = { ...toolSet({ readFiles }), ...old } as unknown as PreparedToolSet;
     expect(() => createToolRuntime(set, { handlers: { read_files: () => null } })).toThrow(
-      /\[toolprep\] manifest format 1, but this runtime reads 5: regenerate the tools/,
+      new RegExp(
+        `^\\[toolprep\\] manifest format ${old.format}, but this runtime reads 6: regenerate the tools$`,
+      ),
     );
   });
 

@@ -19,7 +19,7 @@ const prepared: readonly PreparedTool[] = preparedToolsOf(
 
 /** The prepared tools and a lazy loader per tool: pass it to `createToolRuntime`. */
 export const tools: PreparedToolSet = {
-  format: 5,
+  format: 6,
   extensionKeys: [],
   prepared,
   load: {

@@ -4,281 +4,245 @@
 // biome-ignore-all format: generated file
 // biome-ignore-all lint: generated file
 
-import type { PlanWalkFactories } from 'toolprep/runtime';
+import type { GeneratedWalks } from 'toolprep/runtime';
 
-export const walks: PlanWalkFactories = {
-  delete_notes: (helpers) => {
-    const { text, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":false,"caseFold":false};
-    const k2 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, k0)!;
-    const k3 = text({"parse":["object"]} as const, k0)!;
-    function visit1(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? k2(value, walk) : value;
-    }
-    function fields2(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "paths", repaired); }
-      return result;
-    }
-    function visit3(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields2(value, walk) : value;
-    }
-    return [visit3, undefined, undefined, undefined];
-  },
-  edit_note: (helpers) => {
-    const { text, picker, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":false,"caseFold":true};
-    const k1 = text({"fold":["append"]} as const, k0)!;
-    const k2 = text({"parse":["object"]} as const, k0)!;
-    const k3 = text({"fold":["replace"]} as const, k0)!;
-    const k4 = text({"fold":["rename"]} as const, k0)!;
-    const k5 = picker([{"tags":["append"]},{"tags":["replace"]},{"tags":["rename"]}] as const, k0);
-    function visit0(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? (value === "append" ? value : k1(value, walk)) : value;
-    }
-    function fields1(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
-      return result;
-    }
-    function visit3(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? (value === "replace" ? value : k3(value, walk)) : value;
-    }
-    function fields4(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit3(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
-      return result;
-    }
-    function visit6(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? (value === "rename" ? value : k4(value, walk)) : value;
-    }
-    function fields7(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit6(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
-      return result;
-    }
-    function variants9(record: any, walk: any): any {
-      if (Array.isArray(record)) return record; const tag = record["action"];
-      switch (tag) { case "append": return fields1(record, walk); case "replace": return fields4(record, walk); case "rename": return fields7(record, walk); }
-      switch (k5(tag)) { case 0: return fields1(record, walk); case 1: return fields4(record, walk); case 2: return fields7(record, walk); }
-      return record;
-    }
-    function visit10(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? variants9(value, walk) : value;
-    }
-    return [undefined, undefined, visit10, undefined];
-  },
-  list_notes: (helpers) => {
-    const { text, withoutAbsentNulls, tooDeep } = helpers;
-    const k0 = {"nullAbsent":true,"caseFold":false};
-    const k1 = ["folder"] as const;
-    const k2 = text({"parse":["object"]} as const, k0)!;
-    function fields0(value: any, _walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["folder"] === null) record = withoutAbsentNulls(record, k1, undefined);
-      let result = record;
-      return result;
-    }
-    function visit1(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k2(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields0(value, walk) : value;
-    }
-    return [undefined, visit1, undefined, undefined];
-  },
-  read_notes: (helpers) => {
-    const { text, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":false,"caseFold":false};
-    const k2 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, k0)!;
-    const k3 = text({"parse":["object"]} as const, k0)!;
-    function visit1(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? k2(value, walk) : value;
-    }
-    function fields2(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "paths", repaired); }
-      return result;
-    }
-    function visit3(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields2(value, walk) : value;
-    }
-    return [visit3, undefined, undefined, undefined];
-  },
-  search_notes: (helpers) => {
-    const { text, withoutAbsentNulls, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":true,"caseFold":false};
-    const k1 = text({"scalar":["number"]} as const, k0)!;
-    const k2 = ["limit"] as const;
-    const k3 = text({"parse":["object"]} as const, k0)!;
-    function visit0(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? k1(value, walk) : value;
-    }
-    function fields1(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["limit"] === null) record = withoutAbsentNulls(record, k2, undefined);
-      let result = record; let field: any, repaired: any;
-      field = record["limit"]; if (typeof field === 'string') { walk.path.push("limit"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "limit", repaired); }
-      return result;
-    }
-    function visit2(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields1(value, walk) : value;
-    }
-    return [undefined, visit2, undefined, undefined];
-  },
-  set_outline: (helpers) => {
-    const { text, listAccepted, withoutAbsentNulls, isOneValueText, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":true,"caseFold":false};
-    const k1 = text({"parse":["array"]} as const, k0)!;
-    const k2 = {"defer":["input",".outline","[]",".children"]} as const;
-    const k3 = ["children"] as const;
-    const k4 = text({"parse":["object"]} as const, k0)!;
-    const k5 = {"defer":["input",".outline"]} as const;
-    function items1(value: any, walk: any): any {
-      if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
-      for (let index = 0; index < value.length; index++) { item = value[index]; walk.path.push(index); repaired = shared0(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } }
-      return result ?? value;
-    }
-    function lone2(value: any, walk: any): any {
-      const list = [value], repaired = items1(list, walk); return listAccepted(k2, repaired, walk) ? repaired : value;
-    }
-    function visit3(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone2(value, walk) : value; }
-      if (typeof value !== 'object' || value === null) return value != null ? lone2(value, walk) : value;
-      if (!Array.isArray(value)) return lone2(value, walk);
-      return items1(value, walk);
-    }
-    function fields4(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["children"] === null) record = withoutAbsentNulls(record, k3, undefined);
-      let result = record; let field: any, repaired: any;
-      field = record["children"]; walk.path.push("children"); repaired = visit3(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "children", repaired);
-      return result;
-    }
-    function visit5(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k4(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields4(value, walk) : value;
-    }
-    function shared0(value: any, walk: any): any {
-      return visit5(value, walk);
-    }
-    function lone6(value: any, walk: any): any {
-      const list = [value], repaired = items1(list, walk); return listAccepted(k5, repaired, walk) ? repaired : value;
-    }
-    function visit7(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone6(value, walk) : value; }
-      if (typeof value !== 'object' || value === null) return value != null ? lone6(value, walk) : value;
-      if (!Array.isArray(value)) return lone6(value, walk);
-      return items1(value, walk);
-    }
-    function fields8(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["outline"]; walk.path.push("outline"); repaired = visit7(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "outline", repaired);
-      return result;
-    }
-    function visit9(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k4(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields8(value, walk) : value;
-    }
-    return [undefined, visit9, undefined, undefined];
-  },
-  tag_notes: (helpers) => {
-    const { text, listAccepted, isOneValueText, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":false,"caseFold":false};
-    const k1 = text({"parse":["array"]} as const, k0)!;
-    const k2 = {"item":{"type":"string","minLength":1}} as const;
-    const k3 = text({"parse":["object"]} as const, k0)!;
-    const k4 = {"defer":["input",".notes"]} as const;
-    function lone0(value: any, walk: any): any {
-      const list = [value], repaired = list; return listAccepted(k2, repaired, walk) ? repaired : value;
-    }
-    function visit1(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone0(value, walk) : value; }
-      if (typeof value !== 'object' || value === null) return value != null ? lone0(value, walk) : value;
-      if (!Array.isArray(value)) return lone0(value, walk);
-      return value;
-    }
-    function fields2(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["tags"]; walk.path.push("tags"); repaired = visit1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "tags", repaired);
-      return result;
-    }
-    function visit3(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields2(value, walk) : value;
-    }
-    function items4(value: any, walk: any): any {
-      if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
-      for (let index = 0; index < value.length; index++) { item = value[index]; if (typeof item === 'string' || (typeof item === 'object' && item !== null)) { walk.path.push(index); repaired = visit3(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } } }
-      return result ?? value;
-    }
-    function lone5(value: any, walk: any): any {
-      const list = [value], repaired = items4(list, walk); return listAccepted(k4, repaired, walk) ? repaired : value;
-    }
-    function visit6(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k1(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone5(value, walk) : value; }
-      if (typeof value !== 'object' || value === null) return value != null ? lone5(value, walk) : value;
-      if (!Array.isArray(value)) return lone5(value, walk);
-      return items4(value, walk);
-    }
-    function fields7(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; const record = value;
-      let result = record; let field: any, repaired: any;
-      field = record["notes"]; walk.path.push("notes"); repaired = visit6(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "notes", repaired);
-      return result;
-    }
-    function visit8(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields7(value, walk) : value;
-    }
-    return [visit8, undefined, undefined, undefined];
-  },
-  write_note: (helpers) => {
-    const { text, withoutAbsentNulls, tooDeep, withRepairedField } = helpers;
-    const k0 = {"nullAbsent":true,"caseFold":false};
-    const k1 = text({"scalar":["boolean"]} as const, k0)!;
-    const k2 = ["overwrite"] as const;
-    const k3 = text({"parse":["object"]} as const, k0)!;
-    function visit0(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      return typeof value === 'string' ? k1(value, walk) : value;
-    }
-    function fields1(value: any, walk: any): any {
-      if (Array.isArray(value)) return value; let record = value; if (record["overwrite"] === null) record = withoutAbsentNulls(record, k2, undefined);
-      let result = record; let field: any, repaired: any;
-      field = record["overwrite"]; if (typeof field === 'string') { walk.path.push("overwrite"); repaired = visit0(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "overwrite", repaired); }
-      return result;
-    }
-    function visit2(value: any, walk: any): any {
-      if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
-      if (typeof value === 'string') { value = k3(value, walk); if (typeof value === 'string') return value; }
-      return typeof value === 'object' && value !== null ? fields1(value, walk) : value;
-    }
-    return [undefined, visit2, undefined, undefined];
-  },
+export const walks: GeneratedWalks = ({ text, picker, listAccepted, withoutAbsentNulls, isOneValueText, tooDeep, withRepairedField }) => {
+  const kcfc = {"nullAbsent":false,"caseFold":false};
+  const k682 = text({"refuse":[{"minItems":1,"item":{"type":"string","minLength":1}}]} as const, kcfc)!;
+  const kc1e = text({"parse":["object"]} as const, kcfc)!;
+  function visit6f1(value: any, walk: any): any {
+    if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+    return typeof value === 'string' ? k682(value, walk) : value;
+  }
+  function fields5a9(value: any, walk: any): any {
+    if (Array.isArray(value)) return value; const record = value;
+    let result = record; let field: any, repaired: any;
+    field = record["paths"]; if (typeof field === 'string') { walk.path.push("paths"); repaired = visit6f1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "paths", repaired); }
+    return result;
+  }
+  function visitbc8(value: any, walk: any): any {
+    if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+    if (typeof value === 'string') { value = kc1e(value, walk); if (typeof value === 'string') return value; }
+    return typeof value === 'object' && value !== null ? fields5a9(value, walk) : value;
+  }
+  const k2da = {"nullAbsent":true,"caseFold":false};
+  const k896 = text({"parse":["object"]} as const, k2da)!;
+  return {
+    delete_notes: () => [visitbc8, undefined, undefined, undefined],
+    edit_note: () => {
+      const kb88f = {"nullAbsent":false,"caseFold":true};
+      const kfcd = text({"fold":["append"]} as const, kb88f)!;
+      const k9f4 = text({"parse":["object"]} as const, kb88f)!;
+      const k8f5 = text({"fold":["replace"]} as const, kb88f)!;
+      const k205 = text({"fold":["rename"]} as const, kb88f)!;
+      const k1cf = picker([{"tags":["append"]},{"tags":["replace"]},{"tags":["rename"]}] as const, kb88f);
+      function visitf75(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        return typeof value === 'string' ? (value === "append" ? value : kfcd(value, walk)) : value;
+      }
+      function fields27b(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visitf75(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
+        return result;
+      }
+      function visit06c(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        return typeof value === 'string' ? (value === "replace" ? value : k8f5(value, walk)) : value;
+      }
+      function fieldsb889(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit06c(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
+        return result;
+      }
+      function visit70f(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        return typeof value === 'string' ? (value === "rename" ? value : k205(value, walk)) : value;
+      }
+      function fields0e6(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["action"]; if (typeof field === 'string') { walk.path.push("action"); repaired = visit70f(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "action", repaired); }
+        return result;
+      }
+      function variants431(record: any, walk: any): any {
+        if (Array.isArray(record)) return record; const tag = record["action"];
+        switch (tag) { case "append": return fields27b(record, walk); case "replace": return fieldsb889(record, walk); case "rename": return fields0e6(record, walk); }
+        switch (k1cf(tag)) { case 0: return fields27b(record, walk); case 1: return fieldsb889(record, walk); case 2: return fields0e6(record, walk); }
+        return record;
+      }
+      function visit276(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k9f4(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? variants431(value, walk) : value;
+      }
+      return [undefined, undefined, visit276, undefined];
+    },
+    list_notes: () => {
+      const k2e2 = ["folder"] as const;
+      function fields588(value: any, _walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["folder"] === null) record = withoutAbsentNulls(record, k2e2, undefined);
+        let result = record;
+        return result;
+      }
+      function visit14a(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k896(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields588(value, walk) : value;
+      }
+      return [undefined, visit14a, undefined, undefined];
+    },
+    read_notes: () => [visitbc8, undefined, undefined, undefined],
+    search_notes: () => {
+      const kd17 = text({"scalar":["number"]} as const, k2da)!;
+      const k14f = ["limit"] as const;
+      function visitf40(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        return typeof value === 'string' ? kd17(value, walk) : value;
+      }
+      function fields3bc(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["limit"] === null) record = withoutAbsentNulls(record, k14f, undefined);
+        let result = record; let field: any, repaired: any;
+        field = record["limit"]; if (typeof field === 'string') { walk.path.push("limit"); repaired = visitf40(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "limit", repaired); }
+        return result;
+      }
+      function visit652(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k896(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields3bc(value, walk) : value;
+      }
+      return [undefined, visit652, undefined, undefined];
+    },
+    set_outline: () => {
+      const ka9f = text({"parse":["array"]} as const, k2da)!;
+      const kbdd = {"defer":["input",".outline","[]",".children"]} as const;
+      const k356 = ["children"] as const;
+      const ke56 = {"defer":["input",".outline"]} as const;
+      function itemsa2d(value: any, walk: any): any {
+        if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
+        for (let index = 0; index < value.length; index++) { item = value[index]; walk.path.push(index); repaired = shared282(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } }
+        return result ?? value;
+      }
+      function lone44a(value: any, walk: any): any {
+        const list = [value], repaired = itemsa2d(list, walk); return listAccepted(kbdd, repaired, walk) ? repaired : value;
+      }
+      function visit254(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = ka9f(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone44a(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? lone44a(value, walk) : value;
+        if (!Array.isArray(value)) return lone44a(value, walk);
+        return itemsa2d(value, walk);
+      }
+      function fieldse44(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["children"] === null) record = withoutAbsentNulls(record, k356, undefined);
+        let result = record; let field: any, repaired: any;
+        field = record["children"]; walk.path.push("children"); repaired = visit254(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "children", repaired);
+        return result;
+      }
+      function visit2ca(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k896(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fieldse44(value, walk) : value;
+      }
+      function shared282(value: any, walk: any): any {
+        return visit2ca(value, walk);
+      }
+      function lone952(value: any, walk: any): any {
+        const list = [value], repaired = itemsa2d(list, walk); return listAccepted(ke56, repaired, walk) ? repaired : value;
+      }
+      function visitce1(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = ka9f(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone952(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? lone952(value, walk) : value;
+        if (!Array.isArray(value)) return lone952(value, walk);
+        return itemsa2d(value, walk);
+      }
+      function fields443(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["outline"]; walk.path.push("outline"); repaired = visitce1(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "outline", repaired);
+        return result;
+      }
+      function visitccd(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k896(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields443(value, walk) : value;
+      }
+      return [undefined, visitccd, undefined, undefined];
+    },
+    tag_notes: () => {
+      const k63e = text({"parse":["array"]} as const, kcfc)!;
+      const kb2b = {"item":{"type":"string","minLength":1}} as const;
+      const ka10 = {"defer":["input",".notes"]} as const;
+      function loned62(value: any, walk: any): any {
+        const list = [value], repaired = list; return listAccepted(kb2b, repaired, walk) ? repaired : value;
+      }
+      function visitfd5(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k63e(value, walk); if (typeof value === 'string') return isOneValueText(value) ? loned62(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? loned62(value, walk) : value;
+        if (!Array.isArray(value)) return loned62(value, walk);
+        return value;
+      }
+      function fieldscc7(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["tags"]; walk.path.push("tags"); repaired = visitfd5(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "tags", repaired);
+        return result;
+      }
+      function visit756(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = kc1e(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fieldscc7(value, walk) : value;
+      }
+      function items5c9(value: any, walk: any): any {
+        if (!Array.isArray(value)) return value; let result: any, item: any, repaired: any;
+        for (let index = 0; index < value.length; index++) { item = value[index]; if (typeof item === 'string' || (typeof item === 'object' && item !== null)) { walk.path.push(index); repaired = visit756(item, walk); walk.path.pop(); if (repaired !== item) { result ??= value.slice(); result[index] = repaired; } } }
+        return result ?? value;
+      }
+      function lone54d(value: any, walk: any): any {
+        const list = [value], repaired = items5c9(list, walk); return listAccepted(ka10, repaired, walk) ? repaired : value;
+      }
+      function visitbe0(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k63e(value, walk); if (typeof value === 'string') return isOneValueText(value) ? lone54d(value, walk) : value; }
+        if (typeof value !== 'object' || value === null) return value != null ? lone54d(value, walk) : value;
+        if (!Array.isArray(value)) return lone54d(value, walk);
+        return items5c9(value, walk);
+      }
+      function fieldsb38(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; const record = value;
+        let result = record; let field: any, repaired: any;
+        field = record["notes"]; walk.path.push("notes"); repaired = visitbe0(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "notes", repaired);
+        return result;
+      }
+      function visitb77(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = kc1e(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fieldsb38(value, walk) : value;
+      }
+      return [visitb77, undefined, undefined, undefined];
+    },
+    write_note: () => {
+      const kd4b = text({"scalar":["boolean"]} as const, k2da)!;
+      const k02f = ["overwrite"] as const;
+      function visitf70(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        return typeof value === 'string' ? kd4b(value, walk) : value;
+      }
+      function fields292(value: any, walk: any): any {
+        if (Array.isArray(value)) return value; let record = value; if (record["overwrite"] === null) record = withoutAbsentNulls(record, k02f, undefined);
+        let result = record; let field: any, repaired: any;
+        field = record["overwrite"]; if (typeof field === 'string') { walk.path.push("overwrite"); repaired = visitf70(field, walk); walk.path.pop(); if (repaired !== field) result = withRepairedField(result, value, record, "overwrite", repaired); }
+        return result;
+      }
+      function visit72d(value: any, walk: any): any {
+        if (walk.path.length > walk.maxDepth) throw tooDeep(walk.path, walk.maxDepth);
+        if (typeof value === 'string') { value = k896(value, walk); if (typeof value === 'string') return value; }
+        return typeof value === 'object' && value !== null ? fields292(value, walk) : value;
+      }
+      return [undefined, visit72d, undefined, undefined];
+    },
+  };
 };
