@@ -313,6 +313,8 @@ const WHEN_LAZY_MODULES_LOAD = {
     'on a first call that asks the client a question or carries its answers (2026-07-28)',
   'runtime/search.js': 'on the first `search_tools` call (with `search: {}`)',
   'surfaces/mcp/transport/group-endpoints.js': 'on the first request of an HTTP server with `groupEndpoints`',
+  'surfaces/mcp/transport/jwt-verifier.js':
+    'on the first request carrying a token to a Node HTTP server with `auth.issuer` (with jose)',
   'surfaces/mcp/modern/group-work.js':
     'at start by a server some of whose groups hold deferred tools (the groups draft)',
 };
