@@ -9,6 +9,7 @@ import { attachTools as attachToolsV1 } from 'toolprep/mcp/server';
 import { attachTools, featureHandler } from 'toolprep/mcp/v2';
 import { createMcpFetchHandler } from 'toolprep/mcp/web';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { modernRequest } from '../support/modern-request.js';
 import { OLD_FORECAST_HTML, viewRuntime, viewToolSet } from '../support/view-tool-set.js';
 
 /**
@@ -213,28 +214,9 @@ test('2026-07-28 over HTTP: resources/read carries the digest as its ETag, kept 
   // A POST must be answered with JSON or a stream (no 304), and RFC 9110 would make a matched
   // If-None-Match on a POST a 412, which no MCP client reads: the condition is not evaluated.
   const response = await handle(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        'mcp-name': view?.uri as string,
-        'if-none-match': `"${view?.digest}"`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method,
-        params: {
-          uri: view?.uri,
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': UI_CAPABILITIES,
-          },
-        },
-      }),
+    modernRequest('http://localhost/mcp', method, { uri: view?.uri }, UI_CAPABILITIES, {
+      'mcp-name': view?.uri as string,
+      'if-none-match': `"${view?.digest}"`,
     }),
   );
   expect(response.status).toBe(200);
