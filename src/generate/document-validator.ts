@@ -87,7 +87,10 @@ export function compileDocument(document: JsonSchema): DocumentValidator {
     draft2020: { ajv: new Ajv2020(OPTIONS), sharedIds: new Map() },
     draft07: { ajv: new Ajv(OPTIONS), sharedIds: new Map() },
   };
-  const { $schema, ...rest } = validatedSchema(document);
+  // A pointer into the document past its definitions may name an annotation or a property's
+  // subschema: such a document is compiled as it is, neither stripped nor shared.
+  const pointsInside = INNER_POINTER.test(JSON.stringify(document));
+  const { $schema, ...rest } = mapSchema(document, pointsInside ? standInNode : validatedNode);
   const body = JSON.stringify(rest);
   const draft07 = String($schema).includes('draft-07');
   const neutral = !DIALECT_KEYWORDS.test(body);
@@ -95,7 +98,7 @@ export function compileDocument(document: JsonSchema): DocumentValidator {
   let validate = compiledByText.get(key);
   if (!validate) {
     const dialect = draft07 && !neutral ? dialects.draft07 : dialects.draft2020;
-    const shared = withSharedProperties(rest, dialect);
+    const shared = pointsInside ? rest : withSharedProperties(rest, dialect);
     validate = dialect.ajv.compile(
       (neutral || $schema === undefined ? shared : { $schema, ...shared }) as object,
     );
@@ -134,19 +137,19 @@ function standInValue(value: unknown): unknown {
   return changed ? copy : value;
 }
 
-/**
- * The document as Ajv is given it: without annotations, and with each `__proto__` it names (a
- * property, a required key, a key name, a value) stood in for.
- */
-function validatedSchema(document: JsonSchema): JsonSchema {
-  return mapSchema(document, validatedNode);
+/** A `$ref` other than `#`, `#/$defs/name` and `#/definitions/name`, as JSON text writes it. */
+const INNER_POINTER = /"\$ref":"#\/(?!(?:\$defs|definitions)\/[^/"]*")/;
+
+/** One node as Ajv is given it (its subschemas are already): without annotations, stood in for. */
+function validatedNode(schema: JsonSchema): JsonSchema {
+  return standInNode(
+    Object.fromEntries(Object.entries(schema).filter(([keyword]) => !ANNOTATION_KEYWORDS.has(keyword))),
+  );
 }
 
-/** One node as Ajv is given it (its subschemas are already). */
-function validatedNode(schema: JsonSchema): JsonSchema {
-  const node: Record<string, unknown> = Object.fromEntries(
-    Object.entries(schema).filter(([keyword]) => !ANNOTATION_KEYWORDS.has(keyword)),
-  );
+/** One node with each `__proto__` it names (a property, a required key, a key name, a value) stood in for. */
+function standInNode(schema: JsonSchema): JsonSchema {
+  const node: Record<string, unknown> = { ...schema };
   const { properties } = node;
   if (isSchemaObject(properties) && Object.hasOwn(properties, PROTO))
     node.properties = Object.fromEntries(

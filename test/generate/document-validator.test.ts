@@ -85,6 +85,38 @@ describe('shared property validators say what Ajv says of the whole document', (
     ],
     [{ type: 'object', properties: { description: { type: 'string' } } }, { description: 1 }, false],
     [{ type: 'object', properties: { title: field('Its title', 0) } }, { title: 'x' }, true],
+    // A pointer into another field's subschema, or at an annotation, still names what it named.
+    [
+      {
+        type: 'object',
+        properties: {
+          a: { type: 'object', properties: { x: { type: 'integer' } } },
+          b: { $ref: '#/properties/a/properties/x' },
+        },
+      },
+      { b: 1.5 },
+      false,
+    ],
+    [
+      {
+        type: 'object',
+        properties: {
+          a: { type: 'string', default: { type: 'integer' } },
+          b: { $ref: '#/properties/a/default' },
+        },
+      },
+      { b: 'x' },
+      false,
+    ],
+    [
+      {
+        type: 'object',
+        properties: { a: { $ref: '#/$defs/n' }, b: field('B', 1) },
+        $defs: { n: { type: 'integer' } },
+      },
+      { a: 2, b: 'b' },
+      true,
+    ],
   ])('%j takes %j: %s', (document, value, valid) => {
     expect(compileDocument({ $schema: DRAFT_2020, ...document } as JsonSchema)(value)).toBe(valid);
     expect(compileDocument({ $schema: DRAFT_07, ...document } as JsonSchema)(value)).toBe(valid);
