@@ -31,7 +31,16 @@ const MARKUP =
 /** An attribute, its value quoted or bare: read one after another, a quoted value is never read as attributes. */
 const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 /** The attributes whose value is a URL the document loads, submits to or links to. */
-const URL_ATTRIBUTES = new Set(['src', 'href', 'poster', 'srcset', 'data', 'action', 'formaction']);
+const URL_ATTRIBUTES = new Set([
+  'src',
+  'href',
+  'xlink:href',
+  'poster',
+  'srcset',
+  'data',
+  'action',
+  'formaction',
+]);
 const CSS_REFERENCE = /(url\(\s*["']?)([^"')\s]+)|(@import\s+["'])([^"']+)/gi;
 
 /** A URL resolved against the document: a scheme, `//`, a fragment alone, or nothing at all. */
@@ -85,6 +94,11 @@ export async function inlineMarkupAssets(
       );
     else {
       const source = path.resolve(path.dirname(entry), safeDecode(url));
+      const fromRoot = path.relative(root, source);
+      if (fromRoot.startsWith('..') || path.isAbsolute(fromRoot)) {
+        refuse('it names a file outside the project, which a view never carries');
+        continue;
+      }
       // Watched even when missing: creating the file is the fix.
       inputs.add(projectPath(root, source));
       try {

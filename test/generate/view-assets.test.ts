@@ -67,6 +67,17 @@ describe('a relative URL that cannot be inlined is an error naming the file, lin
     ['<p style="background: url(./missing.png)"></p>', '<p style> url() "./missing.png"', 'cannot be read'],
     ['<style>@import "./more.css";</style>', '<style> @import "./more.css"', 'not ".css"'],
     ['<img srcset="./logo.svg 1x,./missing.png 2x">', '<img srcset> "./missing.png"', 'cannot be read'],
+    ['<img src="../../../outside.png">', '<img src> "../../../outside.png"', 'outside the project'],
+    [
+      '<img src="..%2F..%2F..%2Foutside.png">',
+      '<img src> "..%2F..%2F..%2Foutside.png"',
+      'outside the project',
+    ],
+    [
+      '<svg><image xlink:href="./missing.png"/></svg>',
+      '<image xlink:href> "./missing.png"',
+      'cannot be read',
+    ],
   ])('%s', async (line, named, reason) => {
     const run = await runWith(`<p>\n${line}`);
     expect(run.problems).toHaveLength(1);
