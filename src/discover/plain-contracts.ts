@@ -21,7 +21,7 @@ interface Token {
 
 const OPENERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 /** Tokens after which a `/` starts a regular expression, never a division. */
-const BEFORE_REGEX = new Set(['(', ',', '=', ':', '[', '!', '&', '|', '?', '{', ';', 'return']);
+const BEFORE_REGEX = new Set(['(', ',', '=', ':', '[', '&', '|', '?', '{', ';']);
 /** Words that can only start a statement, so a line break before one ends the statement before it. */
 const STATEMENT_STARTS = new Set(['export', 'import', 'const', 'let', 'var']);
 /** After an imported name, what may make it the callee of a call (a tool factory's, possibly). */
@@ -388,7 +388,9 @@ export function plainContracts(
       }
     } else if (
       first.text === 'export' &&
-      (next?.text === '*' || next?.text === '{' || (next?.text === 'type' && tokens[at + 2]?.text === '{'))
+      (next?.text === '*' ||
+        next?.text === '{' ||
+        (next?.text === 'type' && (tokens[at + 2]?.text === '{' || tokens[at + 2]?.text === '*')))
     ) {
       const statement = reExportAt(tokens, at);
       if (!statement) return undefined;

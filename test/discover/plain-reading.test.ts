@@ -121,6 +121,21 @@ describe('the plain reading of a contract file', () => {
       "export * from './a.js';\nexport { b as c } from './b';\nexport type { T } from './t';\nexport * as ns from './n';\n",
       true,
     ],
+    [
+      'a division after a non-null assertion',
+      "import { defineTool } from 'toolprep';\nconst n = [1][0]! / 2; export const b = defineTool({}); const z = 4 / 2;\n",
+      false,
+    ],
+    [
+      'a division after a property named return',
+      "import { defineTool } from 'toolprep';\nconst n = o.return / 2; export const b = defineTool({}); const k = 1 / 2;\n",
+      false,
+    ],
+    [
+      'a type-only re-export of everything',
+      "import { defineTool } from 'toolprep';\nexport type * from './t.js';\nexport const a = defineTool({});\n",
+      false,
+    ],
     ['a JSX file', "import { defineTool } from 'toolprep';\nexport const a = defineTool({});\n", false],
   ])('%s: read as text %s', (name, text, read) => {
     const relative = name === 'a JSX file' ? 'src/a.tsx' : `src/case-${name.replace(/\W+/g, '-')}.ts`;
