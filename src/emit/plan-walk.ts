@@ -105,7 +105,7 @@ export function emitPlanWalk(plan: Plan, indexes: readonly number[]): ToolWalk {
  * TypeScript): a prelude that declares once what two tools or more share, then each tool's
  * factory (keyed by `key`, a property name's source) with what only it holds, made on its first
  * call. Each id is named by its prefix and the shortest start of its digest no other id shares, so
- * that a tool changed renames nothing but its own.
+ * that a tool changed renames its own ids and rarely another's.
  */
 export function emitPlanWalks(tools: readonly (readonly [key: string, walk: ToolWalk])[]): string {
   const users = new Map<string, number>();

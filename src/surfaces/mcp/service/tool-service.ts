@@ -93,9 +93,9 @@ export function partOf(view: ToolRuntime, whole: ToolRuntime): ToolRuntime {
 }
 
 /**
- * The service of one list. Each tool is written as the list sends it when a page (or a lookup)
- * first needs it, and the maps by name are made on first read: a first `tools/list` of 1,000
- * tools writes the 200 of its page, not all of them (decision 0069).
+ * The service of one list. Each tool is written as the list sends it when a page first needs it,
+ * and the maps by name are made on first read (`listed` writes every tool): a first `tools/list`
+ * of 1,000 tools writes the 200 of its page, not all of them (decision 0069).
  */
 function toolService(
   prepared: readonly PreparedTool[],
