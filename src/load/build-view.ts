@@ -65,8 +65,11 @@ export async function buildView(
     inputs: sortedInputs([
       ...inputs,
       ...(assets?.inputs ?? []),
+      // As a good build's: the project's files, not its packages'.
       ...failures.flatMap((failure) =>
-        failure.file ? [projectPath(root, path.resolve(root, failure.file))] : [],
+        failure.file && !failure.file.includes('node_modules/')
+          ? [projectPath(root, path.resolve(root, failure.file))]
+          : [],
       ),
     ]),
   });

@@ -51,11 +51,16 @@ export function viewsOfTools(
 }
 
 /**
- * Two audiences as one: the caller and the group of either (the inner one's first), a model if
- * either says so.
+ * Two audiences as one: the caller of either (the inner one's first: a request's verified caller
+ * replaces its view's), the group of either, a model if either says so. A group is never widened
+ * to another: two different groups are a mistake of the code that joins them.
  */
 export function joinAudiences(outer: Audience | undefined, inner: Audience | undefined): Audience {
   const caller = inner?.caller ?? outer?.caller;
+  if (outer?.group !== undefined && inner?.group !== undefined && outer.group !== inner.group)
+    throw new Error(
+      `toolprep: a view of group "${outer.group}" was asked to serve group "${inner.group}"; a group's view serves its own tools only`,
+    );
   const group = inner?.group ?? outer?.group;
   return {
     ...(caller === undefined ? {} : { caller }),

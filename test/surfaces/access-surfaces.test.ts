@@ -185,6 +185,25 @@ test('an app-only tool is refused by every surface that calls for a model, as a 
   expect(await runtime.call('delta', { id: '1' })).toMatchObject({ ok: true, value: 'delta ran' });
 });
 
+test("a group's view calls its own tools only, and is never widened to another group", async () => {
+  const { set } = toolSet({});
+  const grouped: PreparedToolSet = {
+    ...set,
+    prepared: set.prepared.map((tool) => ({ ...tool, groups: [tool.name === 'alpha' ? 'a' : 'b'] })),
+  };
+  const groupA = runtimeFor(runtimeOf(grouped), { group: 'a' });
+  expect(groupA.list().map((tool) => tool.name)).toEqual(['alpha']);
+  expect(await groupA.call('alpha', { id: '1' })).toMatchObject({ ok: true, value: 'alpha ran' });
+  expect(await groupA.call('beta', { id: '1' })).toMatchObject({
+    ok: false,
+    error: { code: 'UNKNOWN_TOOL' },
+  });
+  // A programming error, thrown where the views are joined.
+  expect(() => groupA.call('beta', { id: '1' }, {}, { audience: { group: 'b' } })).toThrow(
+    'a view of group "a" was asked to serve group "b"',
+  );
+});
+
 test('property: the visible set is exactly the public tools and those whose scopes the caller holds, on every surface', () => {
   const scope = fc.constantFrom<string>('a', 'b', 'c');
   return fc.assert(
