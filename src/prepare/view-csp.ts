@@ -71,7 +71,7 @@ export function proveViewCsp(
           field: `view.csp.${field}`,
           message: `"${origin}" ${stripped}`,
           hint: IPV6_HOST.test(origin)
-            ? 'reach it by a host name, or list its scheme alone (http:)'
+            ? 'reach it by a host name (localhost for [::1])'
             : 'serve what the view needs over https from a listed origin, or inline it',
         });
     }
@@ -117,7 +117,7 @@ export function proveViewCsp(
           field: `view.csp.${field}`,
           message: `the view ${verbOf(finding.use)} ${url}, and ${origin} is not in view.csp.${field}: the host's CSP would block it`,
           hint: IPV6_HOST.test(origin)
-            ? `${origin} ${IPV6_REASON}: reach it by a host name, or list its scheme ('${origin.split('//')[0]}') in view.csp.${field}`
+            ? `${origin} ${IPV6_REASON}: reach it by a host name (localhost for [::1]) and list that origin in view.csp.${field}`
             : `add '${origin}' to view.csp.${field}`,
         });
     }
@@ -220,6 +220,8 @@ function strippedReason(origin: string): string | undefined {
   if (/^blob:$/i.test(origin) || /^data:$/i.test(origin)) return "is a scheme hosts strip from a view's CSP";
   if (IPV6_HOST.test(origin)) return IPV6_REASON;
   if (/^ws:/i.test(origin)) return 'is plain ws:, which hosts strip or rewrite to wss:';
+  if (/^http:$/i.test(origin))
+    return 'is plain http: for every host, which hosts strip or upgrade (mixed content): list the origins, over https';
   const http = /^http:\/\/([^/:]+)/i.exec(origin);
   if (http && !LOOPBACK.test(http[1] as string))
     return 'is plain http: outside loopback, which hosts strip or upgrade (mixed content)';

@@ -104,11 +104,11 @@ describe('the CSP proof of a built view', () => {
       [],
     ],
     [
-      'http: allows https',
+      'http: allows https (and is warned of)',
       "<script>fetch('https://api.a.com/x')</script>",
       { connectDomains: ['http:'] },
       [],
-      [],
+      [{ code: 'view-csp-stripped', line: undefined, field: 'view.csp.connectDomains' }],
     ],
     [
       'ws: allows wss (and is warned of)',
@@ -147,11 +147,11 @@ describe('the CSP proof of a built view', () => {
       [{ code: 'view-csp-stripped', line: undefined, field: 'view.csp.connectDomains' }],
     ],
     [
-      'an IPv6 origin allowed by its scheme',
+      'an IPv6 origin allowed by its scheme (plain http: is warned of)',
       "<script>fetch('http://[::1]:3000/x')</script>",
       { connectDomains: ['http:'] },
       [],
-      [],
+      [{ code: 'view-csp-stripped', line: undefined, field: 'view.csp.connectDomains' }],
     ],
   ])('%s', (_name, text, csp, problems, warnings) => {
     const proof = proveViewCsp('view', [html(text)], csp);
