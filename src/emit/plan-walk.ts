@@ -52,7 +52,7 @@ export interface ToolWalk {
 const MARK = '\u0001';
 const ID = new RegExp(`${MARK}([a-z]+):([0-9a-f]+)${MARK}`, 'g');
 
-/** The id of a definition named `prefix` and a number in the module, made from `key`. */
+/** The id of a definition: its kind (`prefix`) and the digest of `key`, its source. */
 const idOf = (prefix: string, key: string) => `${MARK}${prefix}:${digestOf(key)}${MARK}`;
 
 /**

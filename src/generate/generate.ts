@@ -9,7 +9,8 @@ import { byName, emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
 import { emitWalksModule, walksModulePath } from '../emit/walks-module.js';
 import type { GeneratedFile } from '../emit/write-files.js';
-import { type LoadedModule, type LoadFailure, loadModules } from '../load/load-modules.js';
+import type { BuildFailure } from '../load/esbuild-failures.js';
+import { type LoadedModule, loadModules } from '../load/load-modules.js';
 import { captureProjectHandshake } from '../load/mcp-handshake.js';
 import type { Manifest } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
@@ -369,7 +370,7 @@ export async function loadContracts(
   return { contracts, problems: [] };
 }
 
-function buildFailures(root: string, failures: readonly LoadFailure[]): Problem[] {
+function buildFailures(root: string, failures: readonly BuildFailure[]): Problem[] {
   return failures.map(
     ({ file, line, message }): Problem => ({
       severity: 'error',

@@ -14,11 +14,9 @@ export interface LoadedModule {
   readonly inputs: readonly string[];
 }
 
-export type LoadFailure = BuildFailure;
-
 export type LoadResult =
   | { readonly ok: true; readonly modules: ReadonlyMap<string, LoadedModule> }
-  | { readonly ok: false; readonly failures: readonly LoadFailure[] };
+  | { readonly ok: false; readonly failures: readonly BuildFailure[] };
 
 let runs = 0;
 

@@ -11,7 +11,8 @@ import type { PreparedView } from './tool-set.js';
  * would be misread. Format 5: a tool's `access`, which a runtime of format 4 would not read and so
  * would show a scoped tool to every caller. Format 6: the generated walks module is one function of
  * the leaf steps with a prelude of what tools share (decision 0070), where a runtime of format 5
- * would look each tool up as a property of that function and walk most with the closures unseen. docs/reference/manifest.md describes it.
+ * would look each tool up as a property of that function and walk most with the closures unseen.
+ * docs/reference/manifest.md describes it.
  */
 export const MANIFEST_FORMAT = 6;
 

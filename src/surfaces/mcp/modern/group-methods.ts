@@ -17,8 +17,8 @@ import {
  * and `groups/get`, and a `tools/list` that leaves the scoped (deferred) tools out for a client
  * that declared the extension in this request's capabilities. A client that declared nothing gets
  * every tool, as before. Each answer is of the request's view: with `auth`, the caller's tools
- * only; for a client that renders no view, without the app-only tools (decision 0073). A request is checked here, at once; its answer is group-work.ts's, which loads as the
- * serving starts. A runtime without such groups installs nothing and loads nothing.
+ * only; for a client that renders no view, without the app-only tools (decision 0073). A request
+ * is checked here, at once; its answer is group-work.ts's, which loads as the serving starts. A runtime without such groups installs nothing and loads nothing.
  */
 export function installGroupMethods(table: MethodTable, kit: ServingKit): void {
   if (!scopesTools(kit.runtime)) return;
