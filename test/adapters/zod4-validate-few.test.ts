@@ -92,3 +92,29 @@ describe.each([
     );
   });
 });
+
+describe('a refinement runs as often as at run time', () => {
+  test.each([
+    [
+      'throws',
+      () => {
+        throw new Error('boom');
+      },
+    ],
+    ['is async', async () => true],
+    ['passes', () => true],
+  ])('one that %s', async (_name, check: () => unknown) => {
+    let runs = 0;
+    const schema = classic.object({
+      name: classic.string().refine(() => {
+        runs++;
+        return check();
+      }),
+    });
+    await outcomeOf(() => zod4.validate(schema, { name: 'x' }));
+    const atRunTime = runs;
+    runs = 0;
+    await outcomeOf(() => zod4Builder.validateFew(schema, { name: 'x' }));
+    expect(runs).toBe(atRunTime);
+  });
+});

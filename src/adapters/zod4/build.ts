@@ -66,30 +66,36 @@ export const zod4Builder: SchemaBuilder<$ZodType> = {
 };
 
 /** A parse's outcome as `safeParse` gives it, from the schema's own copy of Zod 4. */
-type SafeParse = (
-  value: unknown,
-  context: { readonly jitless: true },
-) =>
+type SafeParseResult =
   | { readonly success: true; readonly data: unknown }
   | { readonly success: false; readonly error: { readonly issues: StandardFailure['issues'] } };
+
+interface ParsingSchema {
+  safeParse?(value: unknown, context: typeof JITLESS): SafeParseResult;
+  safeParseAsync?(value: unknown, context: typeof JITLESS): Promise<SafeParseResult>;
+}
 
 type StandardFailure = Extract<StandardResult, { readonly issues: unknown }>;
 
 /**
  * Zod 4 writes an object schema's parser as code on its first parse (`new Function`), which pays
  * over a server's many calls; a pass parses each schema a few dozen times, so it parses without
- * it (`jitless`: the same issues, messages and value). A parse that throws or meets a promise is
- * `~standard.validate`'s, as at run time.
+ * it (`jitless`: the same issues, messages and value). A parse that throws or meets a promise runs
+ * once more, asynchronously, as `~standard.validate` runs it at run time: twice in all, not thrice.
  */
 function validateFew(schema: $ZodType, value: unknown): StandardResult | Promise<StandardResult> {
-  const safeParse = (schema as { safeParse?: SafeParse }).safeParse;
-  if (typeof safeParse !== 'function') return zod4.validate(schema, value);
-  try {
-    const result = safeParse.call(schema, value, JITLESS);
-    return result.success ? { value: result.data } : { issues: result.error.issues };
-  } catch {
+  const { safeParse, safeParseAsync } = schema as ParsingSchema;
+  if (typeof safeParse !== 'function' || typeof safeParseAsync !== 'function')
     return zod4.validate(schema, value);
+  try {
+    return standardResultOf(safeParse.call(schema, value, JITLESS));
+  } catch {
+    return safeParseAsync.call(schema, value, JITLESS).then(standardResultOf);
   }
+}
+
+function standardResultOf(result: SafeParseResult): StandardResult {
+  return result.success ? { value: result.data } : { issues: result.error.issues };
 }
 
 const JITLESS = { jitless: true } as const;
