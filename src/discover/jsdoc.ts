@@ -5,10 +5,15 @@ export function optionalJsDoc(node: TsMorph.Node): { jsdoc?: string } {
   const comment = node
     .getLeadingCommentRanges()
     .map((range) => range.getText())
-    .filter((text) => text.startsWith('/**'))
+    .filter(isDocComment)
     .at(-1);
   const description = comment && docCommentDescription(comment);
   return description ? { jsdoc: description } : {};
+}
+
+/** `/** … *\/`, as TypeScript tells a doc comment: `/**\/` is an empty block comment, not one. */
+export function isDocComment(comment: string): boolean {
+  return comment.startsWith('/**') && !comment.startsWith('/**/');
 }
 
 /** A `/** … *\/` comment's text before its first tag, its lines joined; empty when it has none. */

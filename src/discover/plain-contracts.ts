@@ -1,6 +1,6 @@
 import type { ContractRef } from './contract-ref.js';
 import { FACTORY } from './factory-calls.js';
-import { docCommentDescription } from './jsdoc.js';
+import { docCommentDescription, isDocComment } from './jsdoc.js';
 
 /**
  * Reading a file as tokens, without TypeScript, is what lets a cold run of a project of plain
@@ -158,7 +158,8 @@ function leadingJsDoc(text: string, from: number, to: number): string | undefine
       while (at < to && !isLineBreak(text.charCodeAt(at))) at++;
     } else if (text.startsWith('/*', at)) {
       const end = text.indexOf('*/', at + 2) + 2;
-      if (collecting && text.startsWith('/**', at)) last = text.slice(at, end);
+      const comment = text.slice(at, end);
+      if (collecting && isDocComment(comment)) last = comment;
       at = end;
     } else at++;
   }

@@ -99,6 +99,13 @@ describe('discovery', () => {
       [['find', 'src/a.ts#find', 'Find notes.\nBy title.']],
     ],
     [
+      'an empty block comment after the JSDoc is not one (TypeScript reads none)',
+      {
+        'src/a.ts': `import { defineTool } from 'toolprep';\n${Z}/** Find notes. */ /**/\nexport const find = defineTool({ ${input} });\n`,
+      },
+      [['find', 'src/a.ts#find', 'Find notes.']],
+    ],
+    [
       'a local function named defineTool is not a tool',
       {
         'src/a.ts':

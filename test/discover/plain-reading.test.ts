@@ -153,6 +153,7 @@ describe('the plain reading of a contract file', () => {
       '/* a block */',
       '/** first */ /** second */',
       '/** @deprecated only a tag */',
+      '/** kept */ /**/',
     );
     const value = fc.constantFrom(
       "'it\\'s'",
