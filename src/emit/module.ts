@@ -10,10 +10,7 @@ import { byName, type EmittableTool } from './manifest.js';
 import { type EmittableView, viewsEntry } from './views.js';
 import { walksEntry } from './walks-module.js';
 
-/**
- * Each prepared tool's two JSON texts (`splitLaterParts`), already escaped for a string literal, and
- * its plan's walk (walks-module.ts), by digest.
- */
+/** Each prepared tool's two JSON texts (`splitLaterParts`), already escaped for a string literal, by digest. */
 export type ModuleTexts = GenerationalMemo<string>;
 
 export interface ModuleOptions {

@@ -1,4 +1,4 @@
-import type { Plan, PlanNode } from '../manifest/plan.js';
+import { type Plan, type PlanNode, planChildren } from '../manifest/plan.js';
 import { definitionOf, type Steps, stepsOf, structureParts } from '../manifest/plan-walk.js';
 import { digestOf } from '../shared/build/canonical-json.js';
 
@@ -52,30 +52,65 @@ export interface ToolWalk {
 const MARK = '\u0001';
 const ID = new RegExp(`${MARK}([a-z]+):([0-9a-f]+)${MARK}`, 'g');
 
-/** The id of a definition: its kind (`prefix`) and the digest of `key`, its source. */
-const idOf = (prefix: string, key: string) => `${MARK}${prefix}:${digestOf(key)}${MARK}`;
+/** The id of a definition: its kind (`prefix`) and `digest`, its source's. */
+const idOf = (prefix: string, digest: string) => `${MARK}${prefix}:${digest}${MARK}`;
+
+/** A constant or a function that a walk declares: its id, and its source as `emitPlanWalk` keeps it. */
+type Declared = readonly [kind: 'constant' | 'function', id: string, source: string];
+
+/**
+ * What the tools of one walks module share while it is written, since many tools hold the same
+ * field: each source's digest, and what each plan node compiled to under each steps (its parts and
+ * its declarations, in the order it made them). A node that reaches a shared definition is its
+ * plan's own, and is not kept.
+ */
+export interface WalkSources {
+  readonly digests: Map<string, string>;
+  /** The ids each declaration's source names. */
+  readonly named: Map<string, readonly string[]>;
+  readonly nodes: Map<string, { readonly emitted: Emitted; readonly declared: readonly Declared[] }>;
+}
+
+export function walkSources(): WalkSources {
+  return { digests: new Map(), named: new Map(), nodes: new Map() };
+}
 
 /**
  * A tool's plan written as code: one walk for each steps index its calls can ask (`stepsIndexesOf`),
  * made once for the steps that change it.
  */
-export function emitPlanWalk(plan: Plan, indexes: readonly number[]): ToolWalk {
+export function emitPlanWalk(
+  plan: Plan,
+  indexes: readonly number[],
+  { digests, named, nodes }: WalkSources = walkSources(),
+): ToolWalk {
   const constants = new Map<string, string>();
   const functions = new Map<string, string>();
+  const journal: Declared[] = [];
   // Which steps change the walk: only a plan with such positions needs a walk for each.
   const mask = stepsMask(plan);
   const byMasked = new Map<number, string>();
   let planKey: string | undefined;
   const source: Source = {
-    constant: (text) => {
-      const id = idOf('k', text);
-      constants.set(id, text);
-      return id;
+    id: (prefix, text) => {
+      let digest = digests.get(text);
+      if (digest === undefined) {
+        digest = digestOf(text);
+        digests.set(text, digest);
+      }
+      return idOf(prefix, digest);
     },
-    functions,
+    declare: (declared) => {
+      const [kind, id, text] = declared;
+      (kind === 'constant' ? constants : functions).set(id, text);
+      journal.push(declared);
+    },
+    journal,
+    nodes,
+    // A plan's own: its digest is not kept.
     sharedId: (name, steps) => {
       planKey ??= JSON.stringify(plan);
-      return idOf('shared', JSON.stringify([planKey, name, steps]));
+      return idOf('shared', digestOf(JSON.stringify([planKey, name, steps])));
     },
   };
   const walkOf = (index: number) => {
@@ -87,15 +122,23 @@ export function emitPlanWalk(plan: Plan, indexes: readonly number[]): ToolWalk {
     return visit;
   };
   const walks = `[${Array.from({ length: 4 }, (_, index) => (indexes.includes(index) ? walkOf(index) : 'undefined')).join(', ')}]`;
+  const idsIn = (text: string) => {
+    let ids = named.get(text);
+    if (ids === undefined) {
+      ids = idsInSource(text);
+      named.set(text, ids);
+    }
+    return ids;
+  };
   // Only what the walks reach is written: a strict `tsconfig` refuses a function never called.
-  const written = reachedFrom(walks, functions);
+  const written = reachedFrom(idsInSource(walks), functions, idsIn);
   // A constant is written where a function reads it, or a later constant does (the steps).
   const read: (readonly [string, string])[] = [];
-  let reading = written.map((id) => functions.get(id)).join('\n');
+  const reading = new Set(written.flatMap((id) => idsIn(functions.get(id) ?? '')));
   for (const [id, text] of [...constants].reverse())
-    if (reading.includes(id)) {
+    if (reading.has(id)) {
       read.unshift([id, `const ${id} = ${text};`]);
-      reading += `\n${text}`;
+      for (const other of idsIn(text)) reading.add(other);
     }
   return { definitions: [...read, ...written.map((id) => [id, functions.get(id) ?? ''] as const)], walks };
 }
@@ -114,12 +157,23 @@ export function emitPlanWalks(tools: readonly (readonly [key: string, walk: Tool
   const prelude = new Map<string, string>();
   for (const [, { definitions }] of tools)
     for (const [id, text] of definitions) if ((users.get(id) ?? 0) > 1) prelude.set(id, text);
-  const entries = tools.map(([key, { definitions, walks }]) => {
-    const own = definitions.filter(([id]) => !prelude.has(id)).map(([, text]) => text);
-    if (own.length === 0) return `${key}: () => ${walks},`;
-    return `${key}: () => {\n${indented([...own, `return ${walks};`])}\n},`;
-  });
-  const body = indented([...prelude.values(), 'return {', indented(entries), '};']);
+  // Each source's lines indented once, by the depth they are written at.
+  const lines: string[] = [];
+  const write = (depth: number, text: string) => indentInto(lines, '  '.repeat(depth), text);
+  for (const text of prelude.values()) write(1, text);
+  write(1, 'return {');
+  for (const [key, { definitions, walks }] of tools) {
+    const own = definitions.filter(([id]) => !prelude.has(id));
+    if (own.length === 0) write(2, `${key}: () => ${walks},`);
+    else {
+      write(2, `${key}: () => {`);
+      for (const [, text] of own) write(3, text);
+      write(3, `return ${walks};`);
+      write(2, '},');
+    }
+  }
+  write(1, '};');
+  const body = lines.join('\n');
   const helpers = HELPER_NAMES.filter((name) => new RegExp(`\\b${name}\\(`).test(body));
   const names = namesOf(body);
   const named = body.replace(ID, (id) => names.get(id) ?? id);
@@ -147,48 +201,54 @@ function namesOf(body: string): Map<string, string> {
   );
 }
 
-/** Lines of source, each line of each indented by two spaces; blank lines left out. */
-function indented(sources: readonly string[]): string {
-  return sources
-    .flatMap((text) => text.split('\n'))
-    .filter((line) => line.trim() !== '')
-    .map((line) => `  ${line.trimEnd()}`)
-    .join('\n');
+/** Adds each line of `source` to `lines`, after `indent`; blank lines left out. */
+function indentInto(lines: string[], indent: string, source: string): void {
+  for (const line of source.split('\n')) if (line.trim() !== '') lines.push(`${indent}${line.trimEnd()}`);
 }
 
 const mentions = (source: string, name: string): boolean => new RegExp(`\\b${name}\\b`).test(source);
 
-/** The functions `source` calls, and those they call, in the order they were written. */
-function reachedFrom(source: string, functions: ReadonlyMap<string, string>): string[] {
+/** The ids in `source`: each is delimited by a character no other text in it holds. */
+const idsInSource = (source: string): readonly string[] => source.match(ID) ?? [];
+
+/** The functions `ids` name, and those they call, in the order they were written. */
+function reachedFrom(
+  ids: readonly string[],
+  functions: ReadonlyMap<string, string>,
+  idsIn: (source: string) => readonly string[],
+): string[] {
   const reached = new Set<string>();
-  const pending = [source];
+  const pending = [ids];
   for (let next = pending.pop(); next !== undefined; next = pending.pop())
-    for (const [id, body] of functions)
-      if (!reached.has(id) && next.includes(id)) {
+    for (const id of next) {
+      const body = functions.get(id);
+      if (body !== undefined && !reached.has(id)) {
         reached.add(id);
-        pending.push(body);
+        pending.push(idsIn(body));
       }
+    }
   return [...functions.keys()].filter((id) => reached.has(id));
 }
 
 /** Bit 0 where the plan holds `nullAbsent` positions, bit 1 where it holds `fold` or variant tags. */
 function stepsMask(plan: Plan): number {
   let mask = 0;
+  // Children visited where they are held, with no list of all of them made: a plan has many nodes.
+  const visitAll = (nodes: readonly (PlanNode | null | undefined)[] | undefined): void => {
+    if (nodes) for (const node of nodes) visit(node);
+  };
   const visit = (node: PlanNode | null | undefined): void => {
     if (!node) return;
     if (node.nullAbsent || node.nullAbsentBeyond) mask |= 1;
     if (node.fold || node.variants) mask |= 2;
-    for (const child of [
-      ...Object.values(node.fields ?? {}),
-      node.rest,
-      node.items,
-      ...(node.tuple ?? []),
-      ...(node.variants ?? []).map((variant) => variant.node),
-      node.object,
-      node.array,
-      ...(node.all ?? []),
-    ])
-      visit(child);
+    if (node.fields) visitAll(Object.values(node.fields));
+    visit(node.rest);
+    visit(node.items);
+    visitAll(node.tuple);
+    if (node.variants) for (const variant of node.variants) visit(variant.node);
+    visit(node.object);
+    visit(node.array);
+    visitAll(node.all);
   };
   visit(plan.root);
   for (const definition of Object.values(plan.defs ?? {})) visit(definition);
@@ -196,19 +256,32 @@ function stepsMask(plan: Plan): number {
 }
 
 interface Source {
-  /** A constant's id, its source kept for the walks that read it. */
-  readonly constant: (source: string) => string;
-  /** Each function's declaration, by its id. */
-  readonly functions: Map<string, string>;
+  /** The id of a definition of kind `prefix` whose source is `text`. */
+  readonly id: (prefix: string, text: string) => string;
+  /** Keeps a constant or a function for the walks, and notes it in `journal`. */
+  readonly declare: (declared: Declared) => void;
+  /** Everything declared so far, in order: what a node declared is the part after its start. */
+  readonly journal: readonly Declared[];
+  readonly nodes: WalkSources['nodes'];
   /** The id of a definition's function, handed out before its body is made (it may call itself). */
   readonly sharedId: (name: string, steps: Steps) => string;
 }
 
-/** One walk's functions, added to `functions`; returns the id of its root's visit. */
-function emitWalk(plan: Plan, steps: Steps, { constant, functions, sharedId }: Source): string {
+/** One walk's functions, declared through `source`; returns the id of its root's visit. */
+function emitWalk(plan: Plan, steps: Steps, source: Source): string {
+  const { id: idOfSource, declare: keep, journal, nodes, sharedId } = source;
   const shared = new Map<string, Emitted>();
+  // Nodes met whose code is not their JSON's alone (a shared definition's, a tag JSON cannot
+  // write): a node that reaches one is not kept.
+  let planOwn = 0;
+  const constant = (text: string) => {
+    const id = idOfSource('k', text);
+    keep(['constant', id, text]);
+    return id;
+  };
+  const stepsJson = JSON.stringify(steps);
   // The steps, written once for every leaf step made with them.
-  const stepsSource = constant(JSON.stringify(steps));
+  const stepsSource = constant(stepsJson);
   const literal = (value: unknown) => JSON.stringify(value);
   // JSON for the helpers, typed as the manifest's own literal types.
   const data = (value: unknown) => `${JSON.stringify(value)} as const`;
@@ -224,13 +297,35 @@ function emitWalk(plan: Plan, steps: Steps, { constant, functions, sharedId }: S
       .filter((line) => line.trim() !== '')
       .map((line) => `  ${line.trim()}`)
       .join('\n')}\n}`;
-    const defined = id ?? idOf(prefix, source);
-    functions.set(defined, `function ${defined}${source}`);
+    const defined = id ?? idOfSource(prefix, source);
+    keep(['function', defined, `function ${defined}${source}`]);
     return defined;
   };
 
+  /** A node's code: what the module's other tools compiled for a node of the same JSON, or made anew. */
   const emit = (node: PlanNode): Emitted => {
-    if (node.ref !== undefined) return emitShared(node.ref);
+    if (node.ref !== undefined) {
+      planOwn++;
+      return emitShared(node.ref);
+    }
+    const key = `${stepsJson}${JSON.stringify(node)}`;
+    // JSON writes a tag of `undefined` or `NaN` as `null`: such a node has no key of its own.
+    if (key.includes('"tags":') && !tagsExact(node)) {
+      planOwn++;
+      return emitNode(node);
+    }
+    const known = nodes.get(key);
+    if (known) {
+      for (const declaration of known.declared) keep(declaration);
+      return known.emitted;
+    }
+    const [start, ownBefore] = [journal.length, planOwn];
+    const emitted = emitNode(node);
+    if (planOwn === ownBefore) nodes.set(key, { emitted, declared: journal.slice(start) });
+    return emitted;
+  };
+
+  const emitNode = (node: PlanNode): Emitted => {
     const structure = emitStructure(node);
     const { parse, scalar, refuse, fold } = node;
     const text =
@@ -387,6 +482,21 @@ function textSource({ fold }: PlanNode, step: string): string {
   const call = `${step}(value, walk)`;
   if (!fold || fold.length > 8) return call;
   return `(${fold.map((member) => `value === ${JSON.stringify(member)}`).join(' || ')} ? value : ${call})`;
+}
+
+/**
+ * True where every variant tag in `node` is one JSON writes as nothing else writes: not
+ * `undefined`, a non-finite number, a function or a symbol, which it writes as `null` or leaves out.
+ */
+function tagsExact(node: PlanNode): boolean {
+  const exact = (tag: unknown) =>
+    typeof tag === 'number'
+      ? Number.isFinite(tag)
+      : tag === null || ['string', 'boolean', 'object'].includes(typeof tag);
+  return (
+    (node.variants ?? []).every((variant) => variant.tags.every(exact)) &&
+    planChildren(node).every(({ child }) => tagsExact(child))
+  );
 }
 
 /** A scalar as JavaScript source that `===` matches, where JSON can write it. */

@@ -293,7 +293,7 @@ export async function generateProject(
     },
     state.moduleTexts,
   );
-  const walksText = emitWalksModule(found, state.moduleTexts);
+  const walksText = emitWalksModule(found, state.toolWalks);
   endGeneration(state);
   const generated = {
     files: [

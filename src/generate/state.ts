@@ -1,6 +1,7 @@
 import type { DiscoveryMemo } from '../discover/find-contracts.js';
 import type { ManifestEntries } from '../emit/manifest.js';
 import type { ModuleTexts } from '../emit/module.js';
+import type { ToolWalks } from '../emit/walks-module.js';
 import type { WriteMemo } from '../emit/write-files.js';
 import type { HandshakeMemo } from '../load/mcp-handshake.js';
 import type { PreparedExtension } from '../prepare/extension.js';
@@ -24,6 +25,7 @@ export interface GeneratorState extends ConfigMemo {
   readonly written: WriteMemo;
   readonly manifestEntries: ManifestEntries;
   readonly moduleTexts: ModuleTexts;
+  readonly toolWalks: ToolWalks;
   /** What the project's MCP SDK answered first, by the files and versions it came from. */
   handshake?: HandshakeMemo;
   /** Whether a generation of this state wrote the run record (docs/decisions/0056). */
@@ -36,6 +38,7 @@ export function createGeneratorState(): GeneratorState {
     written: new Map(),
     manifestEntries: new GenerationalMemo(),
     moduleTexts: new GenerationalMemo(),
+    toolWalks: new GenerationalMemo(),
   };
 }
 
@@ -57,6 +60,7 @@ export function cacheFor(
 export function endGeneration(state: GeneratorState): void {
   state.manifestEntries.endRun();
   state.moduleTexts.endRun();
+  state.toolWalks.endRun();
 }
 
 /** How many entries each part of the state holds: what the bounded-memory test reads. */
@@ -68,6 +72,7 @@ export function stateEntries(state: GeneratorState): Record<string, number> {
     written: state.written.size,
     manifestEntries: state.manifestEntries.size,
     moduleTexts: state.moduleTexts.size,
+    toolWalks: state.toolWalks.size,
     handshake: state.handshake ? 1 : 0,
   };
 }
