@@ -89,8 +89,26 @@ function cpuMilliseconds(): number {
   return (user + system) / 1000;
 }
 
-/** The budget is checked before every this many values: a parse takes microseconds. */
-const CLOCK_EVERY = 16;
+/**
+ * The CPU clock is read again once the wall clock has moved on by this many milliseconds (or by
+ * what was left of the budget at the last read, if less): reading it is a system call, and a pass
+ * of a few milliseconds needs it once or twice, not every few values.
+ */
+const CLOCK_WALL_MILLISECONDS = 1;
+
+/** True once `milliseconds` of CPU time from now are spent, asked before each value. */
+function cpuBudget(milliseconds: number): () => boolean {
+  let cpu = cpuMilliseconds();
+  const deadline = cpu + milliseconds;
+  let readAt = performance.now();
+  return () => {
+    const now = performance.now();
+    if (now - readAt < Math.min(CLOCK_WALL_MILLISECONDS, deadline - cpu)) return false;
+    readAt = now;
+    cpu = cpuMilliseconds();
+    return cpu > deadline;
+  };
+}
 
 /** At most this many values are tried per tool: the pass stays a few milliseconds per tool. */
 const SAMPLES_PER_TOOL = 400;
@@ -167,14 +185,13 @@ export async function explainTool(
     input: presentedDocument(parts.input),
     ...(parts.params ? { params: presentedDocument(parts.params) } : {}),
   };
-  const deadline = cpuMilliseconds() + milliseconds;
+  const spent = cpuBudget(milliseconds);
   const tried = new Set<string>();
   const accepted: unknown[] = [];
   const byField = new Map<string, HiddenConstraint>();
   let outOfTime = false;
-  for (const [index, sample] of callSamples(documents).slice(0, SAMPLES_PER_TOOL).entries()) {
-    // Reading the CPU clock is a system call: every few values is often enough for the budget.
-    if (index % CLOCK_EVERY === 0 && cpuMilliseconds() > deadline) {
+  for (const sample of callSamples(documents).slice(0, SAMPLES_PER_TOOL)) {
+    if (spent()) {
       outOfTime = true;
       break;
     }

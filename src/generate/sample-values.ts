@@ -52,7 +52,8 @@ function variedPath(base: unknown, value: unknown): (string | number)[] {
   for (const key of new Set([...Object.keys(base), ...Object.keys(value)])) {
     const a = getOwn(base as Record<string, unknown>, key);
     const b = getOwn(value as Record<string, unknown>, key);
-    if (JSON.stringify(a) !== JSON.stringify(b)) return [key, ...variedPath(a, b)];
+    // A varied value shares every other field's value with the typical one: no text to compare.
+    if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) return [key, ...variedPath(a, b)];
   }
   return [];
 }
