@@ -208,6 +208,7 @@ export async function generateProject(
       groupFolders.add(folder);
       return groupFolderDescription(root, folder);
     },
+    state.arrangedTools,
   );
   found.forEach((tool, index) => {
     found[index] = { ...tool, prepared: arrangement.tools[index] as PreparedTool };

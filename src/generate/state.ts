@@ -4,6 +4,7 @@ import type { ModuleTexts } from '../emit/module.js';
 import type { ToolWalks } from '../emit/walks-module.js';
 import type { WriteMemo } from '../emit/write-files.js';
 import type { HandshakeMemo } from '../load/mcp-handshake.js';
+import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { PreparedExtension } from '../prepare/extension.js';
 import { canonicalJson } from '../shared/build/canonical-json.js';
 import { GenerationalMemo } from '../shared/build/generational-memo.js';
@@ -26,6 +27,8 @@ export interface GeneratorState extends ConfigMemo {
   readonly manifestEntries: ManifestEntries;
   readonly moduleTexts: ModuleTexts;
   readonly toolWalks: ToolWalks;
+  /** Each tool the surface's arrangement changed (`arrangeSurface`), by its digest and arrangement. */
+  readonly arrangedTools: GenerationalMemo<PreparedTool>;
   /** What the project's MCP SDK answered first, by the files and versions it came from. */
   handshake?: HandshakeMemo;
   /** Whether a generation of this state wrote the run record (docs/decisions/0056). */
@@ -39,6 +42,7 @@ export function createGeneratorState(): GeneratorState {
     manifestEntries: new GenerationalMemo(),
     moduleTexts: new GenerationalMemo(),
     toolWalks: new GenerationalMemo(),
+    arrangedTools: new GenerationalMemo(),
   };
 }
 
@@ -61,6 +65,7 @@ export function endGeneration(state: GeneratorState): void {
   state.manifestEntries.endRun();
   state.moduleTexts.endRun();
   state.toolWalks.endRun();
+  state.arrangedTools.endRun();
 }
 
 /** How many entries each part of the state holds: what the bounded-memory test reads. */
@@ -73,6 +78,7 @@ export function stateEntries(state: GeneratorState): Record<string, number> {
     manifestEntries: state.manifestEntries.size,
     moduleTexts: state.moduleTexts.size,
     toolWalks: state.toolWalks.size,
+    arrangedTools: state.arrangedTools.size,
     handshake: state.handshake ? 1 : 0,
   };
 }

@@ -3,6 +3,7 @@ import type { ToolContract } from '../contract/types.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { GROUP_NAME, type ToolGroup } from '../manifest/tool-set.js';
 import { deepFreeze, digestOf } from '../shared/build/canonical-json.js';
+import { GenerationalMemo } from '../shared/build/generational-memo.js';
 import type { Problem } from '../shared/build/problems.js';
 import { applyAccessRules } from './access.js';
 import { namespaceSizeWarnings } from './openai-namespaces.js';
@@ -65,11 +66,13 @@ function folderGroupOf(file: string): { readonly group: string; readonly folder:
  * whether it is loaded on the first turn (docs/guide/large-tool-sets.md), and who may call it
  * (the contract's `scopes` with the config's `access`, which may name groups). `describeFolder` gives a
  * group folder's description (its `index.ts` doc comment) for a group the config does not describe.
+ * `memo` keeps each tool changed here between runs, by its digest and its arrangement.
  */
 export function arrangeSurface(
   tools: readonly ArrangeableTool[],
   settings: SurfaceSettings,
   describeFolder: (folder: string) => string | undefined = () => undefined,
+  memo: GenerationalMemo<PreparedTool> = new GenerationalMemo(),
 ): SurfaceArrangement {
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
@@ -180,14 +183,19 @@ export function arrangeSurface(
     const access = accessOf[index];
     const sameAccess = JSON.stringify(access) === JSON.stringify(tool.prepared.access);
     if (groups.length === 0 && loading === 'eager' && sameAccess) return tool.prepared;
-    const { digest: _digest, access: _access, ...rest } = tool.prepared;
-    const disclosed = {
-      ...rest,
-      ...(groups.length > 0 ? { groups } : {}),
-      ...(loading === 'deferred' ? { loading } : {}),
-      ...(access ? { access } : {}),
-    };
-    return deepFreeze({ ...disclosed, digest: digestOf(disclosed) });
+    // The tool's digest and its arrangement decide the new digest: the whole tool's canonical
+    // text, digested again, once (past a few hundred tools, every tool is deferred).
+    const key = `${tool.prepared.digest}\u0000${JSON.stringify([groups, loading, access ?? null])}`;
+    return memo.take(key, () => {
+      const { digest: _digest, access: _access, ...rest } = tool.prepared;
+      const disclosed = {
+        ...rest,
+        ...(groups.length > 0 ? { groups } : {}),
+        ...(loading === 'deferred' ? { loading } : {}),
+        ...(access ? { access } : {}),
+      };
+      return deepFreeze({ ...disclosed, digest: digestOf(disclosed) });
+    });
   });
   warnings.push(...namespaceSizeWarnings(arranged));
   return { tools: arranged, groups, problems, warnings };

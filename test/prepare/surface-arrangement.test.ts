@@ -1,9 +1,13 @@
-import { type Problem, prepareToolSet, ToolprepError } from '@toolprep/build';
+import { type Problem, prepareTool, prepareToolSet, ToolprepError } from '@toolprep/build';
 import fc from 'fast-check';
 import { defineTool } from 'toolprep';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { surfaceOptionsSchema } from '../../src/config/options.js';
 import type { Manifest } from '../../src/manifest/manifest.js';
+import type { PreparedTool } from '../../src/manifest/prepared-tool.js';
+import { arrangeSurface, declaredDisclosureOf } from '../../src/prepare/surface-arrangement.js';
+import { GenerationalMemo } from '../../src/shared/build/generational-memo.js';
 import { copyFixture, type FixtureProject } from '../support/fixture-project.js';
 
 /**
@@ -223,4 +227,40 @@ describe('a large project: groups from folders, described by their index modules
     const module = fixture.read('src/toolprep.gen.ts');
     expect(module).toContain('groups: [{"name":"billing","description":"Billing:');
   });
+});
+
+describe('arranged tools kept between runs (a long-lived generator)', () => {
+  const tools = Object.entries({ a: {}, b: { group: 'issues' }, c: { loading: 'eager' } }).map(
+    ([name, extra]) => {
+      const contract = tool({ name, ...extra });
+      return {
+        prepared: prepareTool(contract),
+        declared: declaredDisclosureOf(contract),
+        bytes: 100,
+        tokens: () => 100,
+      };
+    },
+  );
+  const settingsOf = (deferAbove: number) => surfaceOptionsSchema.parse({ loading: { deferAbove } });
+
+  test.each([
+    ['every tool deferred but the eager one', 0],
+    ['every tool eager', 10_000],
+  ])(
+    '%s: the tools kept are the tools arranged anew, and the same objects run after run',
+    (_case, deferAbove) => {
+      const memo = new GenerationalMemo<PreparedTool>();
+      // A first run with the other loading, then two with this one.
+      arrangeSurface(tools, settingsOf(deferAbove === 0 ? 10_000 : 0), undefined, memo);
+      memo.endRun();
+      const first = arrangeSurface(tools, settingsOf(deferAbove), undefined, memo);
+      memo.endRun();
+      const second = arrangeSurface(tools, settingsOf(deferAbove), undefined, memo);
+      expect(first.tools).toEqual(arrangeSurface(tools, settingsOf(deferAbove)).tools);
+      for (const [index, arranged] of second.tools.entries()) expect(arranged).toBe(first.tools[index]);
+      expect(first.tools.map(({ loading }) => loading ?? 'eager')).toEqual(
+        deferAbove === 0 ? ['deferred', 'deferred', 'eager'] : ['eager', 'eager', 'eager'],
+      );
+    },
+  );
 });
