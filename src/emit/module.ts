@@ -53,9 +53,16 @@ export function emitModule(
 ): string {
   const sorted = byName(tools);
   const moduleDirectory = path.posix.dirname(options.modulePath);
+  // Each file's, once: a tool's is asked for its import, its loader and its handler's type.
+  const specifiers = new Map<string, string>();
   const specifierOf = (file: string): string => {
-    const relative = path.posix.relative(moduleDirectory, file).replace(/\.(m?ts|tsx)$/, '');
-    return `${relative.startsWith('.') ? relative : `./${relative}`}${options.importExtension}`;
+    let specifier = specifiers.get(file);
+    if (specifier === undefined) {
+      const relative = path.posix.relative(moduleDirectory, file).replace(/\.(m?ts|tsx)$/, '');
+      specifier = `${relative.startsWith('.') ? relative : `./${relative}`}${options.importExtension}`;
+      specifiers.set(file, specifier);
+    }
+    return specifier;
   };
   const files = [...new Set(sorted.map((tool) => specifierOf(tool.file)))].sort();
   const alias = new Map(files.map((specifier, index) => [specifier, `contract${index}`]));
