@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BUILDER_PACKAGES } from '../adapters/builders.js';
@@ -36,8 +36,9 @@ export interface CachedFile {
 }
 
 /**
- * Every entry in one file, a line each (`"<file>"<tab><entry>`, both JSON): a run writes one file,
- * not one per contract file (creating 1,000 files took 0.6 s here, writing one of 2.4 MB 6 ms).
+ * Every entry in one file, a line each (`"<file>"<tab><entry>`, both JSON; a later line of a file
+ * overrides an earlier one): a run writes one file, not one per contract file (creating 1,000
+ * files took 0.6 s here, writing one of 2.4 MB 6 ms).
  */
 const ENTRIES = 'prepared.jsonl';
 
@@ -53,7 +54,10 @@ export class PreparedCache {
   private next = new Map<string, { readonly entry: CachedFile; readonly line: string }>();
   /** The entries file's lines by contract file, read at the first lookup, and let go once a run has looked. */
   private onDisk?: Map<string, string>;
-  private changed = false;
+  /** The files this run stored. */
+  private readonly changed = new Set<string>();
+  /** How many lines the entries file holds, as this process last read or wrote it; none when unknown. */
+  private linesInFile?: number;
   /** Everything besides a file's own inputs that prepared tools depend on. */
   readonly environment: string;
   /** Input files hashed in this process, by size and mtime: an unchanged file is not read again. */
@@ -77,7 +81,7 @@ export class PreparedCache {
     this.next = new Map();
     // What the file held and this process still needs, the run that read it kept.
     if (this.onDisk) this.onDisk = new Map();
-    this.changed = false;
+    this.changed.clear();
     this.hits = 0;
     return this;
   }
@@ -102,7 +106,7 @@ export class PreparedCache {
   }
 
   store(file: string, entry: Omit<CachedFile, 'inputs'> & { readonly inputs: readonly string[] }): void {
-    this.changed = true;
+    this.changed.add(file);
     const stored = {
       ...entry,
       inputs: entry.inputs.map((input) => ({ file: input, hash: this.digestOf(input) ?? '' })),
@@ -121,27 +125,46 @@ export class PreparedCache {
   }
 
   /**
-   * Writes this run's entries when it stored any, as one file, off the main thread: the promise
-   * settles when the write has ended, and never rejects. The file is replaced whole (written
-   * beside, then renamed); one that cannot be written or read is a miss next time, never a wrong
-   * tool. An entry of a file this run did not look up is dropped.
+   * Writes what this run stored, off the main thread: the promise settles when the write has
+   * ended, and never rejects. The lines of a few changed files are appended; the file is replaced
+   * whole (written beside, then renamed) with this run's entries alone when it would otherwise
+   * hold more than twice as many lines, or when it was missing or held a line cut short. A file
+   * that cannot be written or read is a miss next time, never a wrong tool.
    */
   async save(): Promise<void> {
-    if (!this.changed) return;
-    const text = [...this.next.values()].map(({ line }) => line).join('');
+    if (this.changed.size === 0) return;
     const target = path.join(this.directory, ENTRIES);
+    const lines = this.linesInFile;
+    if (lines !== undefined && lines + this.changed.size <= 2 * this.next.size) {
+      this.linesInFile = undefined;
+      const text = [...this.changed].map((file) => this.next.get(file)?.line).join('');
+      await appendFile(target, text).then(
+        () => {
+          this.linesInFile = lines + this.changed.size;
+        },
+        () => undefined,
+      );
+      return;
+    }
+    this.linesInFile = undefined;
+    const text = [...this.next.values()].map(({ line }) => line).join('');
     const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       await mkdir(this.directory, { recursive: true });
       await writeFile(temporary, text);
       await rename(temporary, target);
+      this.linesInFile = this.next.size;
     } catch {
       await rm(temporary, { force: true }).catch(() => undefined);
     }
   }
 
   private readEntry(file: string): { readonly entry: CachedFile; readonly line: string } | undefined {
-    this.onDisk ??= readEntries(path.join(this.directory, ENTRIES));
+    if (!this.onDisk) {
+      const read = readEntries(path.join(this.directory, ENTRIES));
+      this.onDisk = read.lines;
+      this.linesInFile = read.whole;
+    }
     const line = this.onDisk.get(file);
     if (line === undefined) return undefined;
     try {
@@ -164,25 +187,31 @@ export class PreparedCache {
   }
 }
 
-/** The entries file's lines by contract file; none when it is missing or unreadable. */
-function readEntries(file: string): Map<string, string> {
+/**
+ * The entries file's lines by contract file (none when it is missing or unreadable), and how many
+ * lines it holds when each is whole.
+ */
+function readEntries(file: string): { lines: Map<string, string>; whole?: number } {
   const lines = new Map<string, string>();
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    return lines;
+    return { lines };
   }
+  let whole = 0;
   for (const line of text.split('\n')) {
+    if (line === '') continue;
     const tab = line.indexOf('\t');
-    if (tab < 0) continue;
     try {
+      if (tab < 0) throw new SyntaxError('no tab');
       lines.set(JSON.parse(line.slice(0, tab)) as string, `${line}\n`);
+      whole++;
     } catch {
       // A line that names no file is no entry.
     }
   }
-  return lines;
+  return { lines, ...(whole > 0 && text.endsWith('\n') ? { whole } : {}) };
 }
 
 /** Everything besides a file's own inputs that its prepared tools depend on. */

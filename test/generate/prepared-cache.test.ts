@@ -13,7 +13,7 @@ afterEach(() => project?.remove());
 const OUTPUTS = ['toolprep.manifest.json', 'src/toolprep.gen.ts'];
 
 describe('the prepared cache', () => {
-  test('is one file, whole when the run ends; a line cut short is a miss for its file alone', async () => {
+  test('is one file, whole when the run ends; a line cut short is a miss for its file alone; changes are appended', async () => {
     project = copyFixture('project');
     const { dir } = project;
     const cacheDir = path.join(dir, 'node_modules/.cache/toolprep');
@@ -41,6 +41,17 @@ describe('the prepared cache', () => {
     expect(OUTPUTS.map((file) => project?.read(file))).toEqual(bytes);
     // The run that missed wrote every entry again, before it ended.
     expect(readFileSync(entries, 'utf8').split('\n').filter(Boolean)).toHaveLength(5);
+    expect(await fromCache()).toBe(5);
+
+    // A changed file's line is appended, and overrides its earlier one, until the file would hold
+    // more than twice the entries a run needs: then it is written whole again.
+    const lineCounts: number[] = [];
+    for (let edit = 1; edit <= 6; edit++) {
+      project.write('src/tools/stats.ts', `${project.read('src/tools/stats.ts')}// edit ${edit}\n`);
+      expect(await fromCache()).toBe(4);
+      lineCounts.push(readFileSync(entries, 'utf8').split('\n').filter(Boolean).length);
+    }
+    expect(lineCounts).toEqual([6, 7, 8, 9, 10, 5]);
     expect(await fromCache()).toBe(5);
   });
 });
