@@ -27,9 +27,9 @@ let runs = 0;
  * esbuild bundle whose entry imports each module lazily, imported once, then each module's
  * namespace awaited on its own, so that a module that throws is its own failure. Packages are left
  * for Node to import, as at run time, except those that ship TypeScript, which are bundled
- * (`packageImports`). When the bundle itself cannot be imported (a package missing, or throwing
- * when evaluated), each module is bundled and imported on its own, so that only its importers
- * fail. See docs/decisions/0004-loader.md and 0077-contract-modules-loaded-as-one-module.md.
+ * (`packageImports`). When the bundle itself cannot be imported (a package missing, throwing when
+ * evaluated, or without a name imported from it), each module is bundled and imported on its own,
+ * so that only its importers fail. See docs/decisions/0004-loader.md and 0077-contract-modules-loaded-as-one-module.md.
  */
 export async function loadModules(
   root: string,
