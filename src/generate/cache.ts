@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BUILDER_PACKAGES } from '../adapters/builders.js';
@@ -34,12 +35,12 @@ export interface CachedFile {
   readonly warnings: readonly Problem[];
 }
 
-/** One file per contract file under the cache directory: a run rewrites only the entries it changed. */
-const ENTRIES = 'prepared';
-
-function entryPath(file: string): string {
-  return `${ENTRIES}/${contentDigest(file).slice(0, 20)}.json`;
-}
+/**
+ * Every entry in one file, a line each (`"<file>"<tab><entry>`, both JSON; a later line of a file
+ * overrides an earlier one): a run writes one file, not one per contract file (creating 1,000
+ * files took 0.6 s here, writing one of 2.4 MB 6 ms).
+ */
+const ENTRIES = 'prepared.jsonl';
 
 /**
  * A persistent cache of prepared tools per contract file, so that unchanged files are not evaluated
@@ -48,9 +49,15 @@ function entryPath(file: string): string {
  * reuses one instance across runs (`reopened`), so unchanged input files are not even re-read.
  */
 export class PreparedCache {
-  private previous: Record<string, CachedFile> = {};
-  private next: Record<string, CachedFile> = {};
+  /** Entries as the last run kept them, with their lines: a hit is not serialised again. */
+  private previous = new Map<string, { readonly entry: CachedFile; readonly line: string }>();
+  private next = new Map<string, { readonly entry: CachedFile; readonly line: string }>();
+  /** The entries file's lines by contract file, read at the first lookup, and let go once a run has looked. */
+  private onDisk?: Map<string, string>;
+  /** The files this run stored. */
   private readonly changed = new Set<string>();
+  /** How many lines the entries file holds, as this process last read or wrote it; none when unknown. */
+  private linesInFile?: number;
   /** Everything besides a file's own inputs that prepared tools depend on. */
   readonly environment: string;
   /** Input files hashed in this process, by size and mtime: an unchanged file is not read again. */
@@ -71,7 +78,9 @@ export class PreparedCache {
   reopened(stampOf: StampOf): PreparedCache {
     this.stampOf = stampOf;
     this.previous = this.next;
-    this.next = {};
+    this.next = new Map();
+    // What the file held and this process still needs, the run that read it kept.
+    if (this.onDisk) this.onDisk = new Map();
     this.changed.clear();
     this.hits = 0;
     return this;
@@ -88,53 +97,80 @@ export class PreparedCache {
 
   /** The cached entry for a file, if its key and every input still match. */
   lookup(file: string, key: string): CachedFile | undefined {
-    const entry = this.previous[file] ?? this.readEntry(file);
-    if (!entry || entry.key !== key) return undefined;
-    if (!entry.inputs.every((input) => this.digestOf(input.file) === input.hash)) return undefined;
+    const kept = this.previous.get(file) ?? this.readEntry(file);
+    if (!kept || kept.entry.key !== key) return undefined;
+    if (!kept.entry.inputs.every((input) => this.digestOf(input.file) === input.hash)) return undefined;
     this.hits++;
-    this.next[file] = entry;
-    return entry;
+    this.next.set(file, kept);
+    return kept.entry;
   }
 
   store(file: string, entry: Omit<CachedFile, 'inputs'> & { readonly inputs: readonly string[] }): void {
     this.changed.add(file);
-    this.next[file] = {
+    const stored = {
       ...entry,
       inputs: entry.inputs.map((input) => ({ file: input, hash: this.digestOf(input) ?? '' })),
     };
+    this.next.set(file, { entry: stored, line: `${JSON.stringify(file)}\t${JSON.stringify(stored)}\n` });
   }
 
   /** Every local file the modules of this run's entries were built from, relative to the root. */
   inputFiles(): string[] {
-    return Object.values(this.next).flatMap((entry) => entry.inputs.map((input) => input.file));
+    return [...this.next.values()].flatMap(({ entry }) => entry.inputs.map((input) => input.file));
   }
 
   /** Entries held in memory: the last run's and this one's, and the input files hashed. */
   get size(): number {
-    return Object.keys(this.previous).length + Object.keys(this.next).length + this.hashes.size;
+    return this.previous.size + this.next.size + (this.onDisk?.size ?? 0) + this.hashes.size;
   }
 
-  /** Writes the entries this run stored. */
+  /**
+   * Writes what this run stored, off the main thread: the promise settles when the write has
+   * ended, and never rejects. The lines of a few changed files are appended; the file is replaced
+   * whole (written beside, then renamed) with this run's entries alone when it would otherwise
+   * hold more than twice as many lines, or when it was missing or held a line cut short. A file
+   * that cannot be written or read is a miss next time, never a wrong tool.
+   */
   async save(): Promise<void> {
     if (this.changed.size === 0) return;
-    // Plain writes: an entry cut short is unreadable JSON, which is a miss, never a wrong tool.
-    mkdirSync(path.join(this.directory, ENTRIES), { recursive: true });
-    for (const file of this.changed) {
-      writeFileSync(
-        path.join(this.directory, entryPath(file)),
-        `${JSON.stringify({ file, ...this.next[file] })}\n`,
+    const target = path.join(this.directory, ENTRIES);
+    const lines = this.linesInFile;
+    if (lines !== undefined && lines + this.changed.size <= 2 * this.next.size) {
+      this.linesInFile = undefined;
+      const text = [...this.changed].map((file) => this.next.get(file)?.line).join('');
+      await appendFile(target, text).then(
+        () => {
+          this.linesInFile = lines + this.changed.size;
+        },
+        () => undefined,
       );
+      return;
+    }
+    this.linesInFile = undefined;
+    const text = [...this.next.values()].map(({ line }) => line).join('');
+    const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await mkdir(this.directory, { recursive: true });
+      await writeFile(temporary, text);
+      await rename(temporary, target);
+      this.linesInFile = this.next.size;
+    } catch {
+      await rm(temporary, { force: true }).catch(() => undefined);
     }
   }
 
-  private readEntry(file: string): CachedFile | undefined {
+  private readEntry(file: string): { readonly entry: CachedFile; readonly line: string } | undefined {
+    if (!this.onDisk) {
+      const read = readEntries(path.join(this.directory, ENTRIES));
+      this.onDisk = read.lines;
+      this.linesInFile = read.whole;
+    }
+    const line = this.onDisk.get(file);
+    if (line === undefined) return undefined;
     try {
-      const entry = JSON.parse(
-        readFileSync(path.join(this.directory, entryPath(file)), 'utf8'),
-      ) as CachedFile & { file: string };
-      // A hash collision or an old format is a miss.
-      return entry.file === file ? entry : undefined;
+      return { entry: JSON.parse(line.slice(line.indexOf('\t') + 1)) as CachedFile, line };
     } catch {
+      // A line cut short is a miss.
       return undefined;
     }
   }
@@ -149,6 +185,33 @@ export class PreparedCache {
     this.hashes.set(absolute, { stamp, hash: value });
     return value;
   }
+}
+
+/**
+ * The entries file's lines by contract file (none when it is missing or unreadable), and how many
+ * lines it holds when each is whole.
+ */
+function readEntries(file: string): { lines: Map<string, string>; whole?: number } {
+  const lines = new Map<string, string>();
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { lines };
+  }
+  let whole = 0;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const tab = line.indexOf('\t');
+    try {
+      if (tab < 0) throw new SyntaxError('no tab');
+      lines.set(JSON.parse(line.slice(0, tab)) as string, `${line}\n`);
+      whole++;
+    } catch {
+      // A line that names no file is no entry.
+    }
+  }
+  return { lines, ...(whole > 0 && text.endsWith('\n') ? { whole } : {}) };
 }
 
 /** Everything besides a file's own inputs that its prepared tools depend on. */

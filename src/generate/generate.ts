@@ -190,7 +190,8 @@ export async function generateProject(
       }
     }
   }
-  await cache?.save();
+  // Written while the rest of the run goes on; awaited before it ends.
+  const saved = cache?.save();
   problems.push(...duplicateNames(found));
   const planned = budgetFoundStrictRequests(found, config);
   found.splice(0, found.length, ...planned.tools);
@@ -254,7 +255,10 @@ export async function generateProject(
   const contractFiles = [...refsByFile.keys()];
   const tools = found.map(({ prepared, ref, pass }) => ({ prepared, ref, ...(pass ? { pass } : {}) }));
   const viewInputs = built.inputs;
-  if (problems.length > 0) return { files: [], contractFiles, viewInputs, problems, warnings, tools, stats };
+  if (problems.length > 0) {
+    await saved;
+    return { files: [], contractFiles, viewInputs, problems, warnings, tools, stats };
+  }
   const capture = await captureProjectHandshake(
     root,
     options.cache === false ? undefined : cacheDir,
@@ -316,6 +320,7 @@ export async function generateProject(
     recordRun(project, cache, generated, [...runInputs(project, state, cache, groupFolders), ...viewInputs]);
     state.recorded = true;
   }
+  await saved;
   return { ...generated, problems };
 }
 

@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BuildResult } from 'esbuild';
+import type { BuildOptions, BuildResult, Metafile } from 'esbuild';
 import { projectPath } from '../shared/build/project-path.js';
 import { type BuildFailure, esbuildFailures } from './esbuild-failures.js';
 import { packageImports } from './package-imports.js';
@@ -18,13 +18,18 @@ export type LoadResult =
   | { readonly ok: true; readonly modules: ReadonlyMap<string, LoadedModule> }
   | { readonly ok: false; readonly failures: readonly BuildFailure[] };
 
+type Build = typeof import('esbuild').build;
+
 let runs = 0;
 
 /**
  * Evaluates the given modules in this process so that their live Zod objects can be read: one
- * esbuild bundle, then an import of each entry. Packages are left for Node to import, as at run
- * time, except those that ship TypeScript, which are bundled (`packageImports`). See
- * docs/decisions/0004-loader.md for why esbuild.
+ * esbuild bundle whose entry imports each module lazily, imported once, then each module's
+ * namespace awaited on its own, so that a module that throws is its own failure. Packages are left
+ * for Node to import, as at run time, except those that ship TypeScript, which are bundled
+ * (`packageImports`). When the bundle itself cannot be imported (a package missing, throwing when
+ * evaluated, or without a name imported from it), each module is bundled and imported on its own,
+ * so that only its importers fail. See docs/decisions/0004-loader.md and 0077-contract-modules-loaded-as-one-module.md.
  */
 export async function loadModules(
   root: string,
@@ -33,53 +38,141 @@ export async function loadModules(
 ): Promise<LoadResult> {
   if (files.length === 0) return { ok: true, modules: new Map() };
   const { build } = await import('esbuild');
-  // Under the project's node_modules, so that external packages resolve as they do for the project.
+  // Under the project's node_modules, so that external packages resolve as they do for the project;
+  // a new folder each run, so that a long-lived process evaluates a changed module again.
   const outdir = path.join(cacheDir, `load-${process.pid}-${runs++}`);
   await mkdir(outdir, { recursive: true });
   try {
-    let result: BuildResult<{ metafile: true }>;
-    try {
-      result = await build({
-        absWorkingDir: root,
-        entryPoints: files.map((file) => path.resolve(root, file)),
-        outdir,
-        outbase: root,
-        bundle: true,
-        format: 'esm',
-        platform: 'node',
-        target: 'node20',
-        // No `module` condition: packages resolve to the files Node imports.
-        conditions: [],
-        metafile: true,
-        write: true,
-        logLevel: 'silent',
-        entryNames: '[dir]/[name]',
-        outExtension: { '.js': '.mjs' },
-        plugins: [packageImports(root)],
-      });
-    } catch (error) {
-      return { ok: false, failures: esbuildFailures(error) };
-    }
-    const modules = new Map<string, LoadedModule>();
-    for (const [output, meta] of Object.entries(result.metafile.outputs)) {
-      if (!meta.entryPoint) continue;
-      const entry = projectPath(root, meta.entryPoint);
-      const inputs = Object.keys(meta.inputs).map((input) => projectPath(root, input));
-      try {
-        const exports = (await import(pathToFileURL(path.resolve(root, output)).href)) as Record<
-          string,
-          unknown
-        >;
-        modules.set(entry, { exports, inputs });
-      } catch (error) {
-        modules.set(entry, { error: explained(error), inputs });
-      }
-    }
-    return { ok: true, modules };
+    return (await loadTogether(build, root, files, outdir)) ?? (await loadEach(build, root, files, outdir));
   } finally {
     // Loaded modules live in memory now; the bundle is not needed again.
     await rm(outdir, { recursive: true, force: true });
   }
+}
+
+/** What both ways of loading bundle alike. */
+function bundling(root: string): BuildOptions & { readonly metafile: true } {
+  return {
+    absWorkingDir: root,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // No `module` condition: packages resolve to the files Node imports.
+    conditions: [],
+    metafile: true,
+    write: true,
+    logLevel: 'silent',
+    plugins: [packageImports(root)],
+  };
+}
+
+/**
+ * One bundle for every module: its entry is a list of `() => import(file)`, which esbuild, without
+ * code splitting, turns into one lazy initialiser per module (a module shared by several is
+ * evaluated once). Undefined when the bundle cannot be imported: its packages are imported by the
+ * bundle as a whole, so one that is missing or throws fails every module.
+ */
+async function loadTogether(
+  build: Build,
+  root: string,
+  files: readonly string[],
+  outdir: string,
+): Promise<LoadResult | undefined> {
+  const absolute = files.map((file) => path.resolve(root, file));
+  const outfile = path.join(outdir, 'contracts.mjs');
+  let result: BuildResult<{ metafile: true }>;
+  try {
+    result = await build({
+      ...bundling(root),
+      stdin: {
+        contents: `export default [\n${absolute.map((file) => `  () => import(${JSON.stringify(file)}),\n`).join('')}];\n`,
+        resolveDir: root,
+        sourcefile: 'toolprep-contracts.js',
+        loader: 'js',
+      },
+      outfile,
+    });
+  } catch (error) {
+    return { ok: false, failures: esbuildFailures(error) };
+  }
+  let namespaces: readonly (() => Promise<Record<string, unknown>>)[];
+  try {
+    namespaces = ((await import(pathToFileURL(outfile).href)) as { default: typeof namespaces }).default;
+  } catch {
+    return undefined;
+  }
+  const inputsOf = importGraph(root, result.metafile);
+  const modules = new Map<string, LoadedModule>();
+  for (const [index, file] of files.entries()) {
+    const inputs = inputsOf(absolute[index] as string);
+    try {
+      // One at a time, in order: a module's top-level `await` does not interleave with another's.
+      modules.set(file, {
+        exports: await (namespaces[index] as () => Promise<Record<string, unknown>>)(),
+        inputs,
+      });
+    } catch (error) {
+      modules.set(file, { error: explained(error), inputs });
+    }
+  }
+  return { ok: true, modules };
+}
+
+/**
+ * The local files a module was built from, itself included: every input its imports reach, of any
+ * kind (a lazy `import()` of a local file is bundled with it), as one bundle of that module alone
+ * would list them.
+ */
+function importGraph(root: string, metafile: Metafile): (file: string) => string[] {
+  const keyOf = new Map(Object.keys(metafile.inputs).map((key) => [path.resolve(root, key), key]));
+  return (file) => {
+    const start = keyOf.get(file);
+    if (start === undefined) return [projectPath(root, file)];
+    const reached = new Set([start]);
+    for (const key of reached)
+      for (const { path: imported, external } of metafile.inputs[key]?.imports ?? [])
+        if (!external && imported in metafile.inputs) reached.add(imported);
+    return [...reached].map((key) => projectPath(root, key));
+  };
+}
+
+/** One bundle per module, each imported on its own: today's fallback, and 0004's way. */
+async function loadEach(
+  build: Build,
+  root: string,
+  files: readonly string[],
+  outdir: string,
+): Promise<LoadResult> {
+  let result: BuildResult<{ metafile: true }>;
+  try {
+    result = await build({
+      ...bundling(root),
+      entryPoints: files.map((file) => path.resolve(root, file)),
+      outdir: path.join(outdir, 'each'),
+      outbase: root,
+      entryNames: '[dir]/[name]',
+      outExtension: { '.js': '.mjs' },
+    });
+  } catch (error) {
+    return { ok: false, failures: esbuildFailures(error) };
+  }
+  const modules = new Map<string, LoadedModule>();
+  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+    if (!meta.entryPoint) continue;
+    const entry = projectPath(root, meta.entryPoint);
+    const inputs = Object.keys(meta.inputs).map((input) => projectPath(root, input));
+    try {
+      const exports = (await import(pathToFileURL(path.resolve(root, output)).href)) as Record<
+        string,
+        unknown
+      >;
+      modules.set(entry, { exports, inputs });
+    } catch (error) {
+      modules.set(entry, { error: explained(error), inputs });
+    }
+  }
+  return { ok: true, modules };
 }
 
 /**

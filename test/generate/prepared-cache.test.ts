@@ -1,0 +1,57 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createGeneratorContext } from '../../src/generate/context.js';
+import { copyFixture, type FixtureProject } from '../support/fixture-project.js';
+
+// The prepared tools of a run are written as one file, while the run goes on, and are on disk
+// when it ends (docs/decisions/0077-contract-modules-loaded-as-one-module.md).
+
+let project: FixtureProject | undefined;
+afterEach(() => project?.remove());
+
+const OUTPUTS = ['toolprep.manifest.json', 'src/toolprep.gen.ts'];
+
+describe('the prepared cache', () => {
+  test('is one file, whole when the run ends; a line cut short is a miss for its file alone; changes are appended', async () => {
+    project = copyFixture('project');
+    const { dir } = project;
+    const cacheDir = path.join(dir, 'node_modules/.cache/toolprep');
+    const entries = path.join(cacheDir, 'prepared.jsonl');
+    const fromCache = async () => {
+      // Without the record of the last run, a run reads the cache (docs/decisions/0056).
+      rmSync(path.join(cacheDir, 'last-run.json'), { force: true });
+      return (await createGeneratorContext({ root: dir }).run()).generation?.stats.fromCache;
+    };
+
+    expect(await fromCache()).toBe(0);
+    const bytes = OUTPUTS.map((file) => project?.read(file));
+    const lines = readFileSync(entries, 'utf8').split('\n').filter(Boolean);
+    expect(lines.map((line) => JSON.parse(line.slice(0, line.indexOf('\t'))))).toEqual([
+      'src/tools/files.ts',
+      'src/tools/notes.ts',
+      'src/tools/outline.ts',
+      'src/tools/search.ts',
+      'src/tools/stats.ts',
+    ]);
+
+    const third = lines[2] as string;
+    writeFileSync(entries, `${lines.slice(0, 2).join('\n')}\n${third.slice(0, third.length / 2)}`);
+    expect(await fromCache()).toBe(2);
+    expect(OUTPUTS.map((file) => project?.read(file))).toEqual(bytes);
+    // The run that missed wrote every entry again, before it ended.
+    expect(readFileSync(entries, 'utf8').split('\n').filter(Boolean)).toHaveLength(5);
+    expect(await fromCache()).toBe(5);
+
+    // A changed file's line is appended, and overrides its earlier one, until the file would hold
+    // more than twice the entries a run needs: then it is written whole again.
+    const lineCounts: number[] = [];
+    for (let edit = 1; edit <= 6; edit++) {
+      project.write('src/tools/stats.ts', `${project.read('src/tools/stats.ts')}// edit ${edit}\n`);
+      expect(await fromCache()).toBe(4);
+      lineCounts.push(readFileSync(entries, 'utf8').split('\n').filter(Boolean).length);
+    }
+    expect(lineCounts).toEqual([6, 7, 8, 9, 10, 5]);
+    expect(await fromCache()).toBe(5);
+  });
+});
