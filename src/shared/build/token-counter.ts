@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import nodeModule, { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { O200K_BASE, tokensOf } from './tokens.js';
 
@@ -22,9 +22,11 @@ interface Asked {
 
 // The counting thread: it loads the tables, then answers each batch of texts with their counts
 // (null where a count throws: that text is then counted here, which throws the encoding's own
-// error). It is evaluated as a script, so that it runs from src/ as from dist/.
+// error). It is evaluated as a script, so that it runs from src/ as from dist/. Node's compile
+// cache (22.1+) is the process's only where each thread enables it: the thread uses the CLI's.
 const COUNTER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+if (workerData.compileCache) require('node:module').enableCompileCache(workerData.compileCache);
 const { countTokens } = require(workerData.encoding);
 const counted = (text) => { try { return countTokens(text); } catch { return null; } };
 parentPort.on('message', ({ batch, texts }) => parentPort.postMessage({ batch, counts: texts.map(counted) }));
@@ -46,7 +48,10 @@ export class TokenCounter {
   /** `encoding`: the module the thread loads `countTokens` from (o200k_base's; a test's other). */
   constructor(encoding: string = createRequire(import.meta.url).resolve(O200K_BASE)) {
     try {
-      this.#worker = new Worker(COUNTER_SOURCE, { eval: true, workerData: { encoding } });
+      const compileCache = (
+        nodeModule as { getCompileCacheDir?: () => string | undefined }
+      ).getCompileCacheDir?.();
+      this.#worker = new Worker(COUNTER_SOURCE, { eval: true, workerData: { encoding, compileCache } });
     } catch {
       return;
     }
