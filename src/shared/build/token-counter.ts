@@ -55,12 +55,12 @@ export class TokenCounter {
     } catch {
       return;
     }
-    // Idle, the thread never keeps a process alive (watch, the bundler plugins, test runners):
-    // it holds it only while a count is awaited.
-    this.#worker.unref();
     this.#worker.on('message', (answer: Answer) => this.#answered(answer));
     this.#worker.on('error', () => this.#threadGone());
     this.#worker.on('exit', () => this.#threadGone());
+    // Idle, the thread never keeps a process alive (watch, the bundler plugins, test runners):
+    // it holds it only while a count is awaited. After the listeners: adding one refs it again.
+    this.#worker.unref();
   }
 
   /** The tokens of `text`, as `tokensOf` counts it. */
