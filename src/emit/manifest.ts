@@ -11,7 +11,7 @@ import type { ToolGroup } from '../manifest/tool-set.js';
 import { exportPath } from '../shared/build/export-path.js';
 import { GenerationalMemo } from '../shared/build/generational-memo.js';
 import { sumOf } from './size.js';
-import { turnOneSizes } from './turn-one.js';
+import { type Measure, turnOneSizes } from './turn-one.js';
 import { type EmittableView, manifestViewEntry } from './views.js';
 
 /** A prepared tool, and the export it was prepared from. */
@@ -83,6 +83,8 @@ export function emitManifest(
     readonly extensionKeys: readonly string[];
     readonly groups: readonly ToolGroup[];
     readonly views?: readonly EmittableView[];
+    /** Sizes what the first turns show beyond the tools' sizes (`turnOneShown`), counted beforehand. */
+    readonly measure: Measure;
   },
   entries: ManifestEntries = new GenerationalMemo(),
 ): { manifest: Manifest; text: string } {
@@ -113,7 +115,7 @@ export function emitManifest(
       tools: emitted.length,
       ...sumOf(entriesOf.map((entry) => entry.size)),
       ...(profileTotals ? { profiles: profileTotals } : {}),
-      turnOne: turnOneSizes(tools, set.groups),
+      turnOne: turnOneSizes(tools, set.groups, set.measure),
     },
   };
   // Byte for byte what JSON.stringify(manifest, null, 2) writes, from the memoised tool texts.

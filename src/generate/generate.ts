@@ -7,6 +7,7 @@ import { type ContractRef, findContracts } from '../discover/find-contracts.js';
 import { GROUP_INDEX_FILES, groupFolderDescription } from '../discover/group-folders.js';
 import { byName, emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
+import { turnOneShown } from '../emit/turn-one.js';
 import { emitWalksModule, walksModulePath } from '../emit/walks-module.js';
 import type { GeneratedFile } from '../emit/write-files.js';
 import type { BuildFailure } from '../load/esbuild-failures.js';
@@ -22,6 +23,7 @@ import { arrangeSurface } from '../prepare/surface-arrangement.js';
 import { plural } from '../shared/build/plural.js';
 import type { Problem } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
+import { tokenCounter } from '../shared/build/token-counter.js';
 import type { PreparedCache } from './cache.js';
 import { explainTool, type ToolPass } from './explain.js';
 import {
@@ -31,6 +33,8 @@ import {
   duplicateNames,
   type FoundTool,
   prepareFile,
+  sizeFoundTools,
+  type UnsizedTool,
 } from './prepare-files.js';
 import { type Project, type ProjectOptions, resolveProject } from './project.js';
 import { recordRun } from './run-record.js';
@@ -97,6 +101,8 @@ export async function generateProject(
 ): Promise<Generation> {
   const started = performance.now();
   const { root, config, files, cacheDir } = project;
+  // The token tables load on the counter's thread while this one discovers and loads.
+  const counter = tokenCounter();
   const discovery = findContracts(root, files, state.discovery, project.stampOf);
   const zod = zodVersionProblems(root);
   const problems: Problem[] = zod.filter((problem) => problem.severity === 'error');
@@ -128,7 +134,7 @@ export async function generateProject(
   const refsByFile = new Map<string, ContractRef[]>();
   for (const ref of discovery.refs) refsByFile.set(ref.file, [...(refsByFile.get(ref.file) ?? []), ref]);
 
-  const found: (FoundTool & { readonly pass?: ToolPass })[] = [];
+  const found: SizedFound[] = [];
   const toLoad: string[] = [];
   for (const [file, refs] of refsByFile) {
     const hit = cache?.lookup(file, cache.keyOf(refs));
@@ -157,6 +163,12 @@ export async function generateProject(
   }
   if (toLoad.length > 20) options.progress?.(`[toolprep] loading ${toLoad.length} contract files…`);
   const loaded = await loadModules(root, toLoad, cacheDir);
+  const counting: {
+    file: string;
+    module?: LoadedModule;
+    stored?: Problem[];
+    tools: Promise<SizedFound[]>;
+  }[] = [];
   if (!loaded.ok) {
     problems.push(...buildFailures(root, loaded.failures));
   } else {
@@ -166,34 +178,44 @@ export async function generateProject(
       const result = prepareFile(refs, module, config, discovery.foreignExports.get(file) ?? []);
       problems.push(...result.problems);
       warnings.push(...result.warnings);
-      const tools = await Promise.all(result.tools.map((tool) => withPass(tool, module)));
-      found.push(...tools);
-      if (cache && module && result.problems.length === 0) {
-        const entries = tools.map(
-          ({ exportName, member, prepared, size, hidden, declared, intents, view }) => ({
-            exportName,
-            member,
-            prepared,
-            size,
-            hidden,
-            declared,
-            ...(intents ? { intents } : {}),
-            ...(view ? { view } : {}),
-          }),
-        );
-        cache.store(file, {
-          key: cache.keyOf(refs),
-          inputs: module.inputs,
-          tools: entries,
-          warnings: result.warnings,
-        });
-      }
+      // Counted on the counter's thread while this one runs the pass and prepares the next files.
+      const sizing = sizeFoundTools(result.tools, counter);
+      const passes = await Promise.all(result.tools.map((tool) => passOf(tool, module)));
+      const tools = sizing.then((sized) => sized.map((tool, index) => ({ ...tool, ...passes[index] })));
+      // Awaited in order below: a count that throws before then is not an unhandled rejection.
+      tools.catch(() => undefined);
+      counting.push({
+        file,
+        module,
+        tools,
+        ...(result.problems.length === 0 ? { stored: result.warnings } : {}),
+      });
+    }
+  }
+  for (const { file, module, stored, tools: counted } of counting) {
+    const tools = await counted;
+    found.push(...tools);
+    if (cache && module && stored) {
+      const refs = refsByFile.get(file) ?? [];
+      const entries = tools.map(
+        ({ exportName, member, prepared, size, hidden, declared, intents, view }) => ({
+          exportName,
+          member,
+          prepared,
+          size,
+          hidden,
+          declared,
+          ...(intents ? { intents } : {}),
+          ...(view ? { view } : {}),
+        }),
+      );
+      cache.store(file, { key: cache.keyOf(refs), inputs: module.inputs, tools: entries, warnings: stored });
     }
   }
   // Written while the rest of the run goes on; awaited before it ends.
   const saved = cache?.save();
   problems.push(...duplicateNames(found));
-  const planned = budgetFoundStrictRequests(found, config);
+  const planned = await budgetFoundStrictRequests(found, config, counter);
   found.splice(0, found.length, ...planned.tools);
   warnings.push(...planned.warnings);
   const groupFolders = new Set<string>();
@@ -217,8 +239,10 @@ export async function generateProject(
   problems.push(...arrangement.problems);
   warnings.push(...arrangement.warnings);
   if (config.budget) problems.push(...budgetOverruns(found, config.budget));
+  // What the first turns show beyond the tools' sizes, counted once for the budget and the manifest.
+  const measure = await counter.measureAll(turnOneShown(found, arrangement.groups));
   if (config.budget?.turnOne !== undefined)
-    problems.push(...turnOneOverruns(found, arrangement.groups, config.budget.turnOne));
+    problems.push(...turnOneOverruns(found, arrangement.groups, config.budget.turnOne, measure));
   const searchTool = config.search?.tool ? prepareSearchTool(prepareSettingsOf(config)) : undefined;
   if (searchTool && found.some((tool) => tool.prepared.name === SEARCH_TOOL_NAME))
     problems.push({
@@ -274,7 +298,7 @@ export async function generateProject(
     });
   const { manifest, text: manifestText } = emitManifest(
     found,
-    { extensionKeys: extension.keys, groups: arrangement.groups, views: built.views },
+    { extensionKeys: extension.keys, groups: arrangement.groups, views: built.views, measure },
     state.manifestEntries,
   );
   const moduleText = emitModule(
@@ -342,17 +366,20 @@ function runInputs(
     .concat(cache.inputFiles());
 }
 
+/** A found tool with its size, and the explain stage's pass when it was prepared in this run. */
+type SizedFound = FoundTool & { readonly pass?: ToolPass };
+
 /**
- * The tool with the explain stage's pass over it, run while its contract is at hand: the count of
- * its hidden constraints goes into the summary and the cache, the pass to `context.explain()`.
+ * The explain stage's pass over the tool, run while its contract is at hand: the count of its
+ * hidden constraints goes into the summary and the cache, the pass to `context.explain()`.
  */
-async function withPass(
-  tool: FoundTool,
+async function passOf(
+  tool: UnsizedTool,
   module: LoadedModule | undefined,
-): Promise<FoundTool & { readonly pass?: ToolPass }> {
+): Promise<{ readonly hidden: number; readonly pass: ToolPass } | undefined> {
   const contract = module?.exports && contractAt(module.exports, tool.ref);
   const pass = isToolContract(contract) ? await explainTool(contract, tool.prepared, tool.ref) : undefined;
-  return pass ? { ...tool, hidden: pass.findings.length, pass } : tool;
+  return pass && { hidden: pass.findings.length, pass };
 }
 
 /**

@@ -7,10 +7,11 @@ import type { LoadedModule } from '../load/load-modules.js';
 import { prepareTool } from '../prepare/prepare-tool.js';
 import { budgetStrictRequests } from '../prepare/profiles/request-budget.js';
 import { type DeclaredDisclosure, declaredDisclosureOf } from '../prepare/surface-arrangement.js';
-import { toolSize } from '../prepare/tool-size.js';
+import { countedToolSize } from '../prepare/tool-size.js';
 import { type DeclaredView, declaredViewOf } from '../prepare/view-declaration.js';
 import { exportPath } from '../shared/build/export-path.js';
 import { type Problem, placed, ToolprepError } from '../shared/build/problems.js';
+import type { TokenCounter } from '../shared/build/token-counter.js';
 import { isPlainObject } from '../shared/run/is-record.js';
 
 /** A prepared tool with the export it came from. */
@@ -24,7 +25,9 @@ export type FoundTool = EmittableTool & {
   readonly view?: DeclaredView;
 };
 
-/** Prepares the contracts one loaded file exports; every problem is located at its export. */
+/** A found tool before its size is counted (`sizeFoundTools`). */
+export type UnsizedTool = Omit<FoundTool, 'size'>;
+
 /** Node's errors for a module it could not find or load: a loading problem, not a module's own throw. */
 const NODE_LOADER_CODES = new Set([
   'ERR_UNKNOWN_FILE_EXTENSION',
@@ -33,13 +36,14 @@ const NODE_LOADER_CODES = new Set([
   'ERR_UNSUPPORTED_DIR_IMPORT',
 ]);
 
+/** Prepares the contracts one loaded file exports; every problem is located at its export. */
 export function prepareFile(
   refs: readonly ContractRef[],
   module: LoadedModule | undefined,
   config: ResolvedToolprepConfig,
   foreignExports: readonly string[] = [],
-): { tools: FoundTool[]; problems: Problem[]; warnings: Problem[] } {
-  const tools: FoundTool[] = [];
+): { tools: UnsizedTool[]; problems: Problem[]; warnings: Problem[] } {
+  const tools: UnsizedTool[] = [];
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
   const [first] = refs;
@@ -80,7 +84,6 @@ export function prepareFile(
         ...prepareSettingsOf(config),
         warn: (problem) => warnings.push(placed(problem, ref.file, ref.line)),
       });
-      const size = toolSize(prepared);
       const viewProblems: Problem[] = [];
       const view = declaredViewOf(prepared.name, contract, viewProblems);
       problems.push(...viewProblems.map((problem) => placed(problem, ref.file, ref.line)));
@@ -90,7 +93,6 @@ export function prepareFile(
         file: ref.file,
         exportName: ref.exportName,
         member: ref.member,
-        size,
         ...(contract.intents === undefined
           ? {}
           : { intents: contract.intents.map((intent) => intent.trim()) }),
@@ -191,24 +193,38 @@ export function duplicateNames(tools: readonly FoundTool[]): Problem[] {
   });
 }
 
+/** The tools with their sizes, each counted by `counter` (on its thread, while this one goes on). */
+export async function sizeFoundTools<Tool extends UnsizedTool>(
+  tools: readonly Tool[],
+  counter: TokenCounter,
+): Promise<(Tool & Pick<FoundTool, 'size'>)[]> {
+  const sizes = await Promise.all(tools.map((tool) => countedToolSize(tool.prepared, counter)));
+  return tools.map((tool, index) => ({ ...tool, size: sizes[index] as FoundTool['size'] }));
+}
+
 /**
  * The found tools through `budgetStrictRequests` (Anthropic strict tool use limits each request,
  * summed over its strict tools: a warning, or with `budget: 'plan'` the tools that do not fit sent
  * as `anthropic`), each changed tool's size measured anew.
  */
-export function budgetFoundStrictRequests(
-  tools: readonly FoundTool[],
+export async function budgetFoundStrictRequests<Tool extends FoundTool>(
+  tools: readonly Tool[],
   config: ResolvedToolprepConfig,
-): { tools: FoundTool[]; warnings: Problem[] } {
+  counter: TokenCounter,
+): Promise<{ tools: Tool[]; warnings: Problem[] }> {
   const planned = budgetStrictRequests(
     tools.map((tool) => tool.prepared),
     config,
   );
   return {
-    tools: tools.map((tool, index) => {
-      const prepared = planned.tools[index] ?? tool.prepared;
-      return prepared === tool.prepared ? tool : { ...tool, prepared, size: toolSize(prepared) };
-    }),
+    tools: await Promise.all(
+      tools.map(async (tool, index) => {
+        const prepared = planned.tools[index] ?? tool.prepared;
+        return prepared === tool.prepared
+          ? tool
+          : { ...tool, prepared, size: await countedToolSize(prepared, counter) };
+      }),
+    ),
     warnings: planned.warnings,
   };
 }

@@ -1,5 +1,11 @@
 import type { ResolvedToolprepConfig } from '../config/options.js';
-import { type SizedTool, type TurnOneStrategy, turnOneShare, turnOneSizes } from '../emit/turn-one.js';
+import {
+  type Measure,
+  type SizedTool,
+  type TurnOneStrategy,
+  turnOneShare,
+  turnOneSizes,
+} from '../emit/turn-one.js';
 import type { ToolGroup } from '../manifest/tool-set.js';
 import type { Problem } from '../shared/build/problems.js';
 
@@ -18,15 +24,17 @@ const NAMED = 10;
  * `budget.turnOne`: what a client that defers tools, or takes groups, is sent before the first
  * message, over its budget. A number bounds both strategies (groups only when the project has
  * groups). Each overrun names the tools with the largest shares, as many as would have to go for
- * the rest to fit: the eager tools to defer, or the descriptions to shorten.
+ * the rest to fit: the eager tools to defer, or the descriptions to shorten. `measure` sizes what
+ * the tools' sizes do not hold (`turnOneShown`).
  */
 export function turnOneOverruns(
   tools: readonly SizedTool[],
   groups: readonly ToolGroup[] | undefined,
   budget: TurnOneBudget,
+  measure?: Measure,
 ): Problem[] {
   const limits = typeof budget === 'number' ? { deferred: budget, groups: budget } : budget;
-  const sizes = turnOneSizes(tools, groups);
+  const sizes = turnOneSizes(tools, groups, measure);
   const problems: Problem[] = [];
   if (typeof budget !== 'number' && budget.groups !== undefined && sizes.groups === undefined)
     problems.push({
@@ -40,7 +48,7 @@ export function turnOneOverruns(
     const spent = sizes[strategy]?.tokens;
     if (limit === undefined || spent === undefined || spent <= limit) continue;
     const shares = tools
-      .map((tool) => ({ tool, tokens: turnOneShare(tool, strategy).tokens }))
+      .map((tool) => ({ tool, tokens: turnOneShare(tool, strategy, measure).tokens }))
       .filter(({ tokens }) => tokens > 0)
       .sort((a, b) => b.tokens - a.tokens || (a.tool.prepared.name < b.tool.prepared.name ? -1 : 1));
     const breaking: string[] = [];

@@ -1,5 +1,6 @@
-import type { ToolSize } from '../manifest/manifest.js';
+import type { Size, ToolSize } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
+import type { TokenCounter } from '../shared/build/token-counter.js';
 import { sizeOf } from '../shared/build/tokens.js';
 
 /** The bytes of the tool's `tools/list` entry: a bound on its tokens, each of which is a byte or more. */
@@ -12,14 +13,38 @@ export function listedBytes(prepared: PreparedTool): number {
  * profile what a provider is sent (its name, its description and the profile's document).
  */
 export function toolSize(prepared: PreparedTool): ToolSize {
-  const profiles = Object.entries(prepared.profiles ?? {}).map(([name, document]) => [
-    name,
-    sizeOf({ name: prepared.name, description: prepared.description, parameters: document.inputSchema }),
-  ]);
+  const { listed, profiles } = shownOf(prepared);
+  return sizeFrom(
+    sizeOf(listed),
+    profiles.map(([name, shown]) => [name, sizeOf(shown)]),
+  );
+}
+
+/** `toolSize`, its tokens counted on the counter's thread. */
+export async function countedToolSize(prepared: PreparedTool, counter: TokenCounter): Promise<ToolSize> {
+  const { listed, profiles } = shownOf(prepared);
+  const [listedSize, ...profileSizes] = await Promise.all(
+    [listed, ...profiles.map(([, shown]) => shown)].map((shown) => counter.sizeOf(shown)),
+  );
+  return sizeFrom(
+    listedSize as Size,
+    profiles.map(([name], index) => [name, profileSizes[index] as Size]),
+  );
+}
+
+/** What a model is shown of the tool: its `tools/list` entry, and each profile's request. */
+function shownOf(prepared: PreparedTool): { listed: object; profiles: [string, object][] } {
   return {
-    ...sizeOf(listedAs(prepared)),
-    ...(profiles.length > 0 ? { profiles: Object.fromEntries(profiles) } : {}),
+    listed: listedAs(prepared),
+    profiles: Object.entries(prepared.profiles ?? {}).map(([name, document]) => [
+      name,
+      { name: prepared.name, description: prepared.description, parameters: document.inputSchema },
+    ]),
   };
+}
+
+function sizeFrom(listed: Size, profiles: [string, Size][]): ToolSize {
+  return { ...listed, ...(profiles.length > 0 ? { profiles: Object.fromEntries(profiles) } : {}) };
 }
 
 /**

@@ -2,17 +2,19 @@ import { createRequire } from 'node:module';
 
 type CountTokens = (text: string) => number;
 
+/** The encoding's CommonJS module: loaded here, or on the counting thread (`tokenCounter`). */
+export const O200K_BASE = 'gpt-tokenizer/cjs/encoding/o200k_base';
+
 let countTokens: CountTokens | undefined;
 
 /**
  * The tokens of `text` as OpenAI's o200k_base encoding counts them (the GPT-4o, GPT-5 and o-series
  * models'). Other providers' tokenizers differ by a few percent; bytes are kept beside them. The
- * encoding's tables load on the first count (about 0.2 s), only when a manifest is written.
+ * encoding's tables load here on the first count (about 0.2 s); a generation counts on another
+ * thread instead (`tokenCounter`).
  */
 export function tokensOf(text: string): number {
-  countTokens ??= (
-    createRequire(import.meta.url)('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens: CountTokens }
-  ).countTokens;
+  countTokens ??= (createRequire(import.meta.url)(O200K_BASE) as { countTokens: CountTokens }).countTokens;
   return countTokens(text);
 }
 
