@@ -1,70 +1,148 @@
 import type { PreparedTool } from './prepared-tool.js';
 
 /**
- * The generated module holds each prepared tool in two JSON texts (decision 0063): what a server
- * needs at start (its list: names, descriptions, MCP's input documents), parsed at once, and the
- * parts nothing reads before a call or a provider's list (the plan, the AI SDK's document, the
- * profiles' documents), parsed on the first read of any of them. Each later part's key keeps its
- * place in the object, so a tool reads, spreads and serialises exactly as one parsed whole.
+ * The generated module holds the prepared tools in three JSON texts (decisions 0063, 0079). The
+ * first, parsed at start, holds what a server reads of every tool to serve it (names,
+ * descriptions, annotations), with a placeholder in each deferred part's place. The other two hold
+ * each tool's deferred parts on a line of its own, parsed when a part of that tool is first read:
+ * its MCP documents (input and output), which a list reads for the tools of the page it writes; and the parts
+ * nothing reads before a call or a provider's list (the plan, the AI SDK's document, the
+ * profiles' documents). Each part's key keeps its place, so a tool reads, spreads and serialises
+ * exactly as one parsed whole.
  */
 
-/** A later part's place: on the tool (`plan`, `profiles`), or in its `inputSchema` (`agent`). */
-const LATER_PARTS = [
-  ['inputSchema', 'agent'],
-  [undefined, 'plan'],
-  [undefined, 'profiles'],
-] as const;
+/** A deferred part's place: on the tool (`plan`, `profiles`), or in its `inputSchema`. */
+type PartPlace = readonly [parent: 'inputSchema' | undefined, key: string];
 
-/** Where a later part was, in the first text: a value no part can be (each is an object). */
+/** The deferred parts of each text after the first, in the order each tool's line lists them. */
+const DEFERRED_TEXTS: readonly (readonly PartPlace[])[] = [
+  [
+    ['inputSchema', 'mcp'],
+    [undefined, 'outputSchema'],
+  ],
+  [
+    ['inputSchema', 'agent'],
+    [undefined, 'plan'],
+    [undefined, 'profiles'],
+  ],
+];
+
+/** How many texts of deferred parts the generated module passes after the first. */
+export const DEFERRED_TEXT_COUNT = DEFERRED_TEXTS.length;
+
+/** Where a deferred part was, in the first text: a value no part can be (each is an object). */
 const PLACEHOLDER = 0;
 
-/** A tool as the two texts hold it: with a placeholder where each later part was, and those parts. */
-export function splitLaterParts(tool: PreparedTool): { readonly now: unknown; readonly later: unknown[] } {
-  const now: Record<string, unknown> = { ...tool, inputSchema: { ...tool.inputSchema } };
-  const later = LATER_PARTS.map(([parent, key]) => {
-    const holder = (parent === undefined ? now : now[parent]) as Record<string, unknown>;
-    if (!(key in holder)) return undefined;
-    const part = holder[key];
-    holder[key] = PLACEHOLDER;
-    return part;
-  });
-  return { now, later };
+type Holder = Record<string, unknown>;
+
+/**
+ * A tool as the texts hold it: with a placeholder where each deferred part was, and those parts,
+ * a list for each text after the first (`undefined` for a part the tool has not).
+ */
+export function splitLaterParts(tool: PreparedTool): {
+  readonly now: unknown;
+  readonly deferred: readonly unknown[][];
+} {
+  const now: Holder = { ...tool, inputSchema: { ...tool.inputSchema } };
+  const deferred = DEFERRED_TEXTS.map((places) =>
+    places.map(([parent, key]) => {
+      const holder = (parent === undefined ? now : now[parent]) as Holder;
+      if (!(key in holder)) return undefined;
+      const part = holder[key];
+      holder[key] = PLACEHOLDER;
+      return part;
+    }),
+  );
+  return { now, deferred };
 }
 
 /**
- * The prepared tools from the generated module's two texts: the first parsed now, the second
- * (each tool's later parts, in `LATER_PARTS` order) on the first read of a part of any tool.
+ * The prepared tools from the generated module's texts: the first parsed now; each line of the
+ * others (one per tool, JSON text, which has no line break) on the first read of one of its parts.
+ *
+ * Each tool and its `inputSchema` is copied into a new object, key by key, with a part's accessor
+ * in its placeholder's place. Every tool shares the same accessors, so the copies share V8's
+ * hidden classes; turning a parsed property into an accessor in place made each tool an object of
+ * its own (dictionary mode): 10–20 ms at start for the bench's 1,000 tools (decision 0079).
  */
-export function preparedToolsOf(nowText: string, laterText: string): PreparedTool[] {
-  const tools = JSON.parse(nowText) as Record<string, unknown>[];
-  let later: unknown[][] | undefined;
-  const laterParts = () => {
-    later ??= JSON.parse(laterText) as unknown[][];
-    return later;
-  };
-  tools.forEach((tool, index) => {
-    for (const [position, [parent, key]] of LATER_PARTS.entries()) {
-      const holder = (parent === undefined ? tool : tool[parent]) as Record<string, unknown>;
-      if (holder[key] === PLACEHOLDER) readLater(holder, key, () => laterParts()[index]?.[position]);
+export function preparedToolsOf(nowText: string, ...deferredTexts: string[]): PreparedTool[] {
+  const places = new WeakMap<object, number>();
+  const onTool = new Map<string, PropertyDescriptor>();
+  const inInputSchema = new Map<string, PropertyDescriptor>();
+  for (const [text, parts] of DEFERRED_TEXTS.entries()) {
+    let lines: string[] | undefined;
+    const parsed: unknown[][] = [];
+    for (const [position, [parent, key]] of parts.entries()) {
+      const accessor = deferredAccessor(key, places, (index) => {
+        lines ??= (deferredTexts[text] ?? '').split('\n');
+        parsed[index] ??= JSON.parse(lines[index] as string) as unknown[];
+        return parsed[index][position];
+      });
+      (parent === undefined ? onTool : inInputSchema).set(key, accessor);
     }
+  }
+  return (JSON.parse(nowText) as Holder[]).map((parsed, index) => {
+    const tool = copyWithAccessors(parsed, onTool, places, index);
+    const { inputSchema } = parsed;
+    if (typeof inputSchema === 'object' && inputSchema !== null)
+      tool.inputSchema = copyWithAccessors(inputSchema as Holder, inInputSchema, places, index);
+    return tool as unknown as PreparedTool;
   });
-  return tools as unknown as PreparedTool[];
 }
 
-/** Makes `key` read `part()` on its first read, and then hold it as a plain property, in its place. */
-function readLater(holder: Record<string, unknown>, key: string, part: () => unknown): void {
-  Object.defineProperty(holder, key, {
+/** `source`'s own keys in their order, a placeholder under an accessor's key becoming that accessor. */
+function copyWithAccessors(
+  source: Holder,
+  accessors: ReadonlyMap<string, PropertyDescriptor>,
+  places: WeakMap<object, number>,
+  index: number,
+): Holder {
+  const copy: Holder = {};
+  for (const key of Object.keys(source)) {
+    const value = source[key];
+    const accessor = value === PLACEHOLDER ? accessors.get(key) : undefined;
+    if (accessor) Object.defineProperty(copy, key, accessor);
+    // A parsed `__proto__` is an own key: it stays one, never the copy's prototype.
+    else if (key === '__proto__') holdValue(copy, key, value);
+    else copy[key] = value;
+  }
+  places.set(copy, index);
+  return copy;
+}
+
+function holdValue(holder: Holder, key: string, value: unknown): void {
+  Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * The accessor of one deferred part, shared by every holder: it reads `part(index)` of the tool it
+ * is read on, which then holds the value as a plain property, in its place.
+ */
+function deferredAccessor(
+  key: string,
+  places: WeakMap<object, number>,
+  part: (index: number) => unknown,
+): PropertyDescriptor {
+  const holderOf = (self: object): Holder => {
+    // Read through an object made from a tool (`Object.create(tool)`): the tool holds the part.
+    let holder: object | null = self;
+    while (holder !== null && !places.has(holder)) holder = Object.getPrototypeOf(holder);
+    if (holder === null)
+      throw new Error(`[toolprep] "${key}" read on no prepared tool's object: this is a bug in toolprep`);
+    return holder as Holder;
+  };
+  return {
     configurable: true,
     enumerable: true,
-    get() {
-      const value = part();
-      // A frozen holder keeps the getter, which reads the same parsed value each time.
-      if (Object.isExtensible(holder))
-        Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
+    get(this: object) {
+      const holder = holderOf(this);
+      const value = part(places.get(holder) as number);
+      // A frozen holder keeps the accessor, which reads the same parsed value each time.
+      if (Object.isExtensible(holder)) holdValue(holder, key, value);
       return value;
     },
-    set(value: unknown) {
-      Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
+    set(this: object, value: unknown) {
+      holdValue(holderOf(this), key, value);
     },
-  });
+  };
 }
