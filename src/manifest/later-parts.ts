@@ -8,7 +8,8 @@ import type { PreparedTool } from './prepared-tool.js';
  * its MCP documents (input and output), which a list reads for the tools of the page it writes; and the parts
  * nothing reads before a call or a provider's list (the plan, the AI SDK's document, the
  * profiles' documents). Each part's key keeps its place, so a tool reads, spreads and serialises
- * exactly as one parsed whole.
+ * exactly as one parsed whole. An AI SDK document that is the MCP document under another
+ * `$schema` is written as that `$schema` alone.
  */
 
 /** A deferred part's place: on the tool (`plan`, `profiles`), or in its `inputSchema`. */
@@ -26,6 +27,13 @@ const DEFERRED_TEXTS: readonly (readonly PartPlace[])[] = [
     [undefined, 'profiles'],
   ],
 ];
+
+/** Each deferred part's text (after the first) and position in a tool's line, by key. */
+const POSITIONS = new Map(
+  DEFERRED_TEXTS.flatMap((parts, text) =>
+    parts.map(([, key], position) => [key, { text, position }] as const),
+  ),
+);
 
 /** How many texts of deferred parts the generated module passes after the first. */
 export const DEFERRED_TEXT_COUNT = DEFERRED_TEXTS.length;
@@ -53,6 +61,15 @@ export function splitLaterParts(tool: PreparedTool): {
       return part;
     }),
   );
+  // An AI SDK document that is the MCP document under another `$schema` (most are) is written as
+  // that `$schema`: its text is not compiled twice, and it is made from the MCP line when read.
+  const { mcp, agent } = tool.inputSchema;
+  const { text, position } = POSITIONS.get('agent') as { text: number; position: number };
+  if (
+    typeof agent.$schema === 'string' &&
+    JSON.stringify({ ...mcp, $schema: agent.$schema }) === JSON.stringify(agent)
+  )
+    (deferred[text] as unknown[])[position] = agent.$schema;
   return { now, deferred };
 }
 
@@ -67,20 +84,35 @@ export function splitLaterParts(tool: PreparedTool): {
  */
 export function preparedToolsOf(nowText: string, ...deferredTexts: string[]): PreparedTool[] {
   const places = new WeakMap<object, number>();
+  const lines: string[][] = [];
+  const parsedLines: unknown[][][] = DEFERRED_TEXTS.map(() => []);
+  const lineOf = (text: number, index: number): string => {
+    lines[text] ??= (deferredTexts[text] ?? '').split('\n');
+    return lines[text][index] as string;
+  };
+  const partOf = (text: number, index: number, position: number): unknown => {
+    const lineParts = parsedLines[text] as unknown[][];
+    lineParts[index] ??= JSON.parse(lineOf(text, index)) as unknown[];
+    return lineParts[index][position];
+  };
+  // An AI SDK document written as its `$schema`: a copy of the MCP document under that `$schema`.
+  const mcp = POSITIONS.get('mcp') as { text: number; position: number };
+  const agentOf = (written: unknown, index: number) =>
+    typeof written === 'string'
+      ? { ...((JSON.parse(lineOf(mcp.text, index)) as unknown[])[mcp.position] as object), $schema: written }
+      : written;
   const onTool = new Map<string, PropertyDescriptor>();
   const inInputSchema = new Map<string, PropertyDescriptor>();
-  for (const [text, parts] of DEFERRED_TEXTS.entries()) {
-    let lines: string[] | undefined;
-    const parsed: unknown[][] = [];
+  for (const [text, parts] of DEFERRED_TEXTS.entries())
     for (const [position, [parent, key]] of parts.entries()) {
-      const accessor = deferredAccessor(key, places, (index) => {
-        lines ??= (deferredTexts[text] ?? '').split('\n');
-        parsed[index] ??= JSON.parse(lines[index] as string) as unknown[];
-        return parsed[index][position];
-      });
+      const read = (index: number) => partOf(text, index, position);
+      const accessor = deferredAccessor(
+        key,
+        places,
+        key === 'agent' ? (index) => agentOf(read(index), index) : read,
+      );
       (parent === undefined ? onTool : inInputSchema).set(key, accessor);
     }
-  }
   return (JSON.parse(nowText) as Holder[]).map((parsed, index) => {
     const tool = copyWithAccessors(parsed, onTool, places, index);
     const { inputSchema } = parsed;

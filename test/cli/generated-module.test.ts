@@ -63,4 +63,20 @@ describe('the generated module', () => {
     expect(resolved.some((url) => url.endsWith('/out/server.js'))).toBe(true);
     expect(resolved.filter((url) => url.includes('/zod/') || url.includes('/out/tools/'))).toEqual([]);
   });
+
+  test("its prepared tools read, part by part, as the manifest's", () => {
+    writeFileSync(
+      path.join(fixture.dir, 'out/prepared.mjs'),
+      "import { tools } from './toolprep.gen.js';\nconsole.log(JSON.stringify(tools.prepared));\n",
+    );
+    const run = runRecordingModules(fixture.dir, 'out/prepared.mjs');
+    expect(run.stderr).toBe('');
+    const manifest = JSON.parse(fixture.read('toolprep.manifest.json'));
+    const prepared = manifest.tools.map(
+      ({ source: _source, size: _size, intents: _intents, ...tool }: Record<string, unknown>) => tool,
+    );
+    // The manifest writes its keys in an order of its own; a tool's own order is held in
+    // test/manifest/later-parts.test.ts.
+    expect(JSON.parse(run.stdout)).toEqual(prepared);
+  });
 });

@@ -97,6 +97,24 @@ describe('the prepared tools in two texts', () => {
     expect(Object.getOwnPropertyDescriptor(second, 'plan')).toMatchObject({ value: { root: 'b' } });
   });
 
+  test('an AI SDK document that is the MCP one under another $schema is written as that $schema', () => {
+    const mcp = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: {} };
+    const agent = { ...mcp, $schema: 'http://json-schema.org/draft-07/schema#' };
+    const other = { ...agent, required: [] };
+    const tools = [
+      { name: 'same', inputSchema: { mcp, agent }, plan: {} },
+      { name: 'other', inputSchema: { mcp, agent: other }, plan: {} },
+    ] as unknown as PreparedTool[];
+    const [, , later] = textsOf(tools);
+    expect(later.split('\n')[0]).toBe('["http://json-schema.org/draft-07/schema#",{},null]');
+    const [same, differs] = readBack(tools);
+    expect(JSON.stringify(same?.inputSchema.agent)).toBe(JSON.stringify(agent));
+    expect(JSON.stringify(differs?.inputSchema.agent)).toBe(JSON.stringify(other));
+    // A copy: the MCP document is not the AI SDK's.
+    expect(same?.inputSchema.agent).not.toBe(same?.inputSchema.mcp);
+    expect((same?.inputSchema.agent.properties as object) === same?.inputSchema.mcp.properties).toBe(false);
+  });
+
   test('a key named __proto__ stays an own key', () => {
     const tool = JSON.parse('{"name":"a","inputSchema":{"mcp":{},"agent":{}},"plan":{},"__proto__":{"x":1}}');
     const [read] = readBack([tool]);
