@@ -16,7 +16,7 @@ import type { PreparedTool } from './prepared-tool.js';
 type PartPlace = readonly [parent: 'inputSchema' | undefined, key: string];
 
 /** The deferred parts of each text after the first, in the order each tool's line lists them. */
-const DEFERRED_TEXTS: readonly (readonly PartPlace[])[] = [
+const DEFERRED_TEXTS = [
   [
     ['inputSchema', 'mcp'],
     [undefined, 'outputSchema'],
@@ -26,17 +26,19 @@ const DEFERRED_TEXTS: readonly (readonly PartPlace[])[] = [
     [undefined, 'plan'],
     [undefined, 'profiles'],
   ],
-];
-
-/** Each deferred part's text (after the first) and position in a tool's line, by key. */
-const POSITIONS = new Map(
-  DEFERRED_TEXTS.flatMap((parts, text) =>
-    parts.map(([, key], position) => [key, { text, position }] as const),
-  ),
-);
+] as const satisfies readonly (readonly PartPlace[])[];
 
 /** How many texts of deferred parts the generated module passes after the first. */
-export const DEFERRED_TEXT_COUNT = DEFERRED_TEXTS.length;
+export const DEFERRED_TEXT_COUNT: (typeof DEFERRED_TEXTS)['length'] = 2;
+
+type DeferredKey = (typeof DEFERRED_TEXTS)[number][number][1];
+
+/** A deferred part's text (after the first) and position in a tool's line. */
+function positionOf(key: DeferredKey): { readonly text: number; readonly position: number } {
+  const text = DEFERRED_TEXTS.findIndex((parts) => parts.some(([, partKey]) => partKey === key));
+  const parts: readonly PartPlace[] = DEFERRED_TEXTS[text] ?? [];
+  return { text, position: parts.findIndex(([, partKey]) => partKey === key) };
+}
 
 /** Where a deferred part was, in the first text: a value no part can be (each is an object). */
 const PLACEHOLDER = 0;
@@ -64,7 +66,7 @@ export function splitLaterParts(tool: PreparedTool): {
   // An AI SDK document that is the MCP document under another `$schema` (most are) is written as
   // that `$schema`: its text is not compiled twice, and it is made from the MCP line when read.
   const { mcp, agent } = tool.inputSchema;
-  const { text, position } = POSITIONS.get('agent') as { text: number; position: number };
+  const { text, position } = positionOf('agent');
   if (
     typeof agent.$schema === 'string' &&
     JSON.stringify({ ...mcp, $schema: agent.$schema }) === JSON.stringify(agent)
@@ -96,7 +98,7 @@ export function preparedToolsOf(nowText: string, ...deferredTexts: string[]): Pr
     return lineParts[index][position];
   };
   // An AI SDK document written as its `$schema`: a copy of the MCP document under that `$schema`.
-  const mcp = POSITIONS.get('mcp') as { text: number; position: number };
+  const mcp = positionOf('mcp');
   const agentOf = (written: unknown, index: number) =>
     typeof written === 'string'
       ? { ...((JSON.parse(lineOf(mcp.text, index)) as unknown[])[mcp.position] as object), $schema: written }
@@ -155,12 +157,10 @@ function deferredAccessor(
   places: WeakMap<object, number>,
   part: (index: number) => unknown,
 ): PropertyDescriptor {
+  // Read through an object made from a tool (`Object.create(tool)`): the tool holds the part.
   const holderOf = (self: object): Holder => {
-    // Read through an object made from a tool (`Object.create(tool)`): the tool holds the part.
-    let holder: object | null = self;
-    while (holder !== null && !places.has(holder)) holder = Object.getPrototypeOf(holder);
-    if (holder === null)
-      throw new Error(`[toolprep] "${key}" read on no prepared tool's object: this is a bug in toolprep`);
+    let holder = self;
+    while (!places.has(holder)) holder = Object.getPrototypeOf(holder);
     return holder as Holder;
   };
   return {
