@@ -5,11 +5,11 @@ import type { PreparedTool } from './prepared-tool.js';
  * first, parsed at start, holds what a server reads of every tool to serve it (names,
  * descriptions, annotations), with a placeholder in each deferred part's place. The other two hold
  * each tool's deferred parts on a line of its own, parsed when a part of that tool is first read:
- * its MCP documents (input and output), which a list reads for the tools of the page it writes; and the parts
- * nothing reads before a call or a provider's list (the plan, the AI SDK's document, the
- * profiles' documents). Each part's key keeps its place, so a tool reads, spreads and serialises
- * exactly as one parsed whole. An AI SDK document that is the MCP document under another
- * `$schema` is written as that `$schema` alone.
+ * its MCP documents (input and output), which a list reads for the tools of the page it writes;
+ * and the parts nothing reads before a call or a provider's list (the plan, the AI SDK's
+ * document, the profiles' documents). Each part's key keeps its place, so a tool reads, spreads
+ * and serialises exactly as one parsed whole. An AI SDK document that is the MCP document under
+ * another `$schema` is written as that `$schema` alone.
  */
 
 /** A deferred part's place: on the tool (`plan`, `profiles`), or in its `inputSchema`. */
@@ -97,12 +97,16 @@ export function preparedToolsOf(nowText: string, ...deferredTexts: string[]): Pr
     lineParts[index] ??= JSON.parse(lineOf(text, index)) as unknown[];
     return lineParts[index][position];
   };
-  // An AI SDK document written as its `$schema`: a copy of the MCP document under that `$schema`.
+  // An AI SDK document written as its `$schema`: a copy of the MCP document under that `$schema`,
+  // made once per tool.
   const mcp = positionOf('mcp');
-  const agentOf = (written: unknown, index: number) =>
-    typeof written === 'string'
-      ? { ...((JSON.parse(lineOf(mcp.text, index)) as unknown[])[mcp.position] as object), $schema: written }
-      : written;
+  const agents: unknown[] = [];
+  const agentOf = (written: unknown, index: number) => {
+    if (typeof written !== 'string') return written;
+    const document = (JSON.parse(lineOf(mcp.text, index)) as unknown[])[mcp.position] as object;
+    agents[index] ??= { ...document, $schema: written };
+    return agents[index];
+  };
   const onTool = new Map<string, PropertyDescriptor>();
   const inInputSchema = new Map<string, PropertyDescriptor>();
   for (const [text, parts] of DEFERRED_TEXTS.entries())

@@ -123,10 +123,15 @@ describe('the prepared tools in two texts', () => {
   });
 
   test('a frozen tool still reads its later parts', () => {
-    const tool = { name: 'a', inputSchema: { mcp: {}, agent: { type: 'object' } }, plan: { root: 0 } };
+    // Its AI SDK document is the MCP one under another $schema: written as that $schema.
+    const mcp = { $schema: 'mcp', type: 'object' };
+    const tool = { name: 'a', inputSchema: { mcp, agent: { ...mcp, $schema: 'agent' } }, plan: { root: 0 } };
     const [read] = readBack([tool as unknown as PreparedTool]);
     Object.freeze(read);
     expect(read?.plan).toEqual({ root: 0 });
     expect(read?.plan).toBe(read?.plan);
+    Object.freeze(read?.inputSchema);
+    expect(read?.inputSchema.agent).toEqual({ $schema: 'agent', type: 'object' });
+    expect(read?.inputSchema.agent).toBe(read?.inputSchema.agent);
   });
 });
