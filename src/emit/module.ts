@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { splitLaterParts } from '../manifest/later-parts.js';
+import { DEFERRED_TEXT_COUNT, splitLaterParts } from '../manifest/later-parts.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { SearchIndex } from '../manifest/search-index.js';
@@ -10,7 +10,7 @@ import { byName, type EmittableTool } from './manifest.js';
 import { type EmittableView, viewsEntry } from './views.js';
 import { walksEntry } from './walks-module.js';
 
-/** Each prepared tool's two JSON texts (`splitLaterParts`), already escaped for a string literal, by digest. */
+/** Each prepared tool's JSON texts (`splitLaterParts`), already escaped for a string literal, by digest. */
 export type ModuleTexts = GenerationalMemo<string>;
 
 export interface ModuleOptions {
@@ -76,16 +76,18 @@ export function emitModule(
       ...(options.extensionLibrary ? [options.extensionLibrary] : []),
     ]),
   ].sort();
-  // Escaping is per character, so escaped pieces join. What no list reads is a second text.
+  // Escaping is per character, so escaped pieces join. What a tool's first read needs is a line
+  // of its own in a deferred text: JSON text has no line break.
   const escaped = (value: unknown) => JSON.stringify(JSON.stringify(value)).slice(1, -1);
-  // A tool the memo does not hold is split once, for both of its texts.
+  // A tool the memo does not hold is split once, for all of its texts.
   const now: string[] = [];
-  const later: string[] = [];
+  const deferred = Array.from({ length: DEFERRED_TEXT_COUNT }, (): string[] => []);
   for (const { prepared } of sorted) {
     let parts: ReturnType<typeof splitLaterParts> | undefined;
     const split = () => (parts ??= splitLaterParts(prepared));
     now.push(texts.take(prepared.digest, () => escaped(split().now)));
-    later.push(texts.take(`later ${prepared.digest}`, () => escaped(split().later)));
+    for (const [text, lines] of deferred.entries())
+      lines.push(texts.take(`deferred ${text} ${prepared.digest}`, () => escaped(split().deferred[text])));
   }
 
   const viewData = viewDataType(sorted, options.views ?? [], contractType);
@@ -95,10 +97,11 @@ import { type PreparedTool, type PreparedToolSet, preparedToolsOf } from 'toolpr
 ${libraries.map((library) => `import { ${library} } from 'toolprep/runtime/${library}';`).join('\n')}
 ${files.map((specifier) => `import type * as ${alias.get(specifier)} from '${specifier}';`).join('\n')}
 
-// Parsed at start: what the tools' lists send. The plans and other documents: on their first read.
+// Parsed at start: what a server reads of every tool. A line per tool: its MCP documents, then
+// its plan and other documents, each parsed on the tool's first read of one.
 const prepared: readonly PreparedTool[] = preparedToolsOf(
   "[${now.join(',')}]",
-  "[${later.join(',')}]",
+${deferred.map((lines) => `  "${lines.join('\\n')}",`).join('\n')}
 );
 
 /** The prepared tools and a lazy loader per tool: pass it to \`createToolRuntime\`. */

@@ -12,9 +12,11 @@ import type { PreparedView } from './tool-set.js';
  * would show a scoped tool to every caller. Format 6: the generated walks module is one function of
  * the leaf steps with a prelude of what tools share (decision 0070), where a runtime of format 5
  * would look each tool up as a property of that function and walk most with the closures unseen.
+ * Format 7: the generated module passes each tool's MCP input document and its later parts as
+ * lines, one per tool (decision 0079), which a runtime of format 6 would read as one JSON text.
  * docs/reference/manifest.md describes it.
  */
-export const MANIFEST_FORMAT = 6;
+export const MANIFEST_FORMAT = 7;
 
 /** Bytes, and tokens as OpenAI's o200k_base encoding counts them. */
 export interface Size {

@@ -1,5 +1,5 @@
 export { isToolContent, type ResultPart, type ToolContent } from '../contract/results.js';
-// The generated module's reader of its two texts of the prepared tools (decision 0063).
+// The generated module's reader of its texts of the prepared tools (decisions 0063, 0079).
 export { preparedToolsOf } from '../manifest/later-parts.js';
 export type { ListCheck, Plan, PlanNode, Position, ValueCheck } from '../manifest/plan.js';
 export type { PreparedTool, PresentationDocuments, ToolView } from '../manifest/prepared-tool.js';

@@ -22,6 +22,29 @@ function typeCheck(): { status: number | null; output: string } {
   return { status: result.status, output: result.stdout + result.stderr };
 }
 
+let built: Promise<unknown> | undefined;
+/** Runs `source` beside the fixture's server built with esbuild (`out/`), recording what it resolves. */
+async function runBuilt(name: string, source: string): Promise<ReturnType<typeof runRecordingModules>> {
+  const out = path.join(fixture.dir, 'out');
+  built ??= build({
+    entryPoints: [path.join(fixture.dir, 'src/**/*.ts')],
+    outdir: out,
+    outbase: path.join(fixture.dir, 'src'),
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'silent',
+  });
+  await built;
+  writeFileSync(path.join(out, name), source);
+  const run = runRecordingModules(fixture.dir, `out/${name}`);
+  expect(run.stderr).toBe('');
+  return run;
+}
+
+function manifestTools(): Record<string, unknown>[] {
+  return JSON.parse(fixture.read('toolprep.manifest.json')).tools;
+}
+
 describe('the generated module', () => {
   test('type-checks with tsc, and checks each handler against its contract', () => {
     expect(typeCheck()).toEqual({ status: 0, output: '' });
@@ -42,25 +65,26 @@ describe('the generated module', () => {
   });
 
   test('a server built from it lists the tools without importing Zod or any contract module', async () => {
-    const out = path.join(fixture.dir, 'out');
-    await build({
-      entryPoints: [path.join(fixture.dir, 'src/**/*.ts')],
-      outdir: out,
-      outbase: path.join(fixture.dir, 'src'),
-      format: 'esm',
-      platform: 'node',
-      logLevel: 'silent',
-    });
-    writeFileSync(
-      path.join(fixture.dir, 'out/list.mjs'),
+    const run = await runBuilt(
+      'list.mjs',
       "import { runtime } from './server.js';\nconsole.log(JSON.stringify(runtime.list().map((tool) => tool.name)));\n",
     );
-    const run = runRecordingModules(fixture.dir, 'out/list.mjs');
-    expect(run.stderr).toBe('');
-    const manifest = JSON.parse(fixture.read('toolprep.manifest.json'));
-    expect(JSON.parse(run.stdout)).toEqual(manifest.tools.map((tool: { name: string }) => tool.name));
+    expect(JSON.parse(run.stdout)).toEqual(manifestTools().map((tool) => tool.name));
     const { resolved } = run;
     expect(resolved.some((url) => url.endsWith('/out/server.js'))).toBe(true);
     expect(resolved.filter((url) => url.includes('/zod/') || url.includes('/out/tools/'))).toEqual([]);
+  });
+
+  test("its prepared tools read, part by part, as the manifest's", async () => {
+    const run = await runBuilt(
+      'prepared.mjs',
+      "import { tools } from './toolprep.gen.js';\nconsole.log(JSON.stringify(tools.prepared));\n",
+    );
+    const prepared = manifestTools().map(
+      ({ source: _source, size: _size, intents: _intents, ...tool }) => tool,
+    );
+    // The manifest writes its keys in an order of its own; a tool's own order is held in
+    // test/manifest/later-parts.test.ts.
+    expect(JSON.parse(run.stdout)).toEqual(prepared);
   });
 });

@@ -3,6 +3,7 @@ import { defineTool, type ToolContract } from 'toolprep';
 import {
   createToolRuntime,
   type PreparedToolSet,
+  preparedToolsOf,
   type ToolHandler,
   type ToolHooks,
   type ToolRuntimeOptions,
@@ -416,18 +417,35 @@ describe('what the runtime checks against what the build promised', () => {
   // Format 5 is the last before the walks module's prelude: its walks are one factory per tool,
   // handed the leaf steps, which this runtime would call as the whole module.
   const formerWalks = async () => ({ walks: { read_files: (_helpers: unknown) => [] } });
+  // Format 6 is the last before decision 0079: its module passes two texts, the MCP documents in
+  // the first and the later parts as one JSON array; this runtime reads it without throwing.
+  const formerPrepared = () => {
+    const tool = { name: 'read_files', inputSchema: { mcp: { type: 'object' }, agent: 0 }, plan: 0 };
+    return preparedToolsOf(JSON.stringify([tool]), JSON.stringify([[{ type: 'object' }, { root: {} }]]));
+  };
   test.each([
-    ['format 1', { format: 1 }],
-    ['format 5, its walks a factory per tool (before decision 0070)', { format: 5, walks: formerWalks }],
-  ])('a tool set of another manifest format is refused at creation, saying to regenerate: %s', (_, old) => {
-    const { readFiles } = counted();
-    const set = { ...toolSet({ readFiles }), ...old } as unknown as PreparedToolSet;
-    expect(() => createToolRuntime(set, { handlers: { read_files: () => null } })).toThrow(
-      new RegExp(
-        `^\\[toolprep\\] manifest format ${old.format}, but this runtime reads 6: regenerate the tools$`,
-      ),
-    );
-  });
+    ['format 1', () => ({ format: 1 })],
+    [
+      'format 5, its walks a factory per tool (before decision 0070)',
+      () => ({ format: 5, walks: formerWalks }),
+    ],
+    [
+      'format 6, its documents in two texts (before decision 0079)',
+      () => ({ format: 6, prepared: formerPrepared() }),
+    ],
+  ])(
+    'a tool set of another manifest format is refused at creation, saying to regenerate: %s',
+    (_, former) => {
+      const { readFiles } = counted();
+      const old = former();
+      const set = { ...toolSet({ readFiles }), ...old } as unknown as PreparedToolSet;
+      expect(() => createToolRuntime(set, { handlers: { read_files: () => null } })).toThrow(
+        new RegExp(
+          `^\\[toolprep\\] manifest format ${old.format}, but this runtime reads 7: regenerate the tools$`,
+        ),
+      );
+    },
+  );
 
   const tenant = z.object({ tenant: z.string() });
   test.each<[string, PrepareToolOptions['extend'], ToolRuntimeOptions['extend'], RegExp | undefined]>([

@@ -167,8 +167,7 @@ export function sdkHasTool(mcpServer: object, name: string): boolean {
  */
 export function refuseNamesOwnedTwice(mcpServer: object, service: ToolService): void {
   const target = mcpServer as McpServerShape;
-  for (const name of sdkToolNames(mcpServer))
-    if (service.inputSchemas.has(name)) throw new Error(ownedTwice(name));
+  for (const name of sdkToolNames(mcpServer)) if (service.names.has(name)) throw new Error(ownedTwice(name));
   for (const method of ['registerTool', 'tool'] as const) {
     const register = target[method];
     if (typeof register !== 'function') continue;
@@ -176,7 +175,7 @@ export function refuseNamesOwnedTwice(mcpServer: object, service: ToolService): 
       configurable: true,
       writable: true,
       value(name: unknown, ...rest: unknown[]) {
-        if (typeof name === 'string' && service.inputSchemas.has(name)) throw new Error(ownedTwice(name));
+        if (typeof name === 'string' && service.names.has(name)) throw new Error(ownedTwice(name));
         return register.call(mcpServer, name, ...rest);
       },
     });
@@ -193,7 +192,7 @@ export function composedPage(
   const sdkTools = (sdkListed as ListToolsResult | undefined)?.tools ?? [];
   // With no SDK tool, the prepared pages as they are, with their cursors.
   if (sdkTools.length === 0) return service.page(pageSize, cursor);
-  const twice = sdkTools.find((tool) => service.inputSchemas.has(tool.name));
+  const twice = sdkTools.find((tool) => service.names.has(tool.name));
   if (twice) return { error: { code: ERRORS.internal.code, message: ownedTwice(twice.name) } };
   const all: readonly Tool[] = [...preparedTools(service), ...sdkTools];
   const start = composedStart(cursor, all.length);

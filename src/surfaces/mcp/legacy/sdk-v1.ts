@@ -73,7 +73,7 @@ export function attachTools<Target extends Server | McpServer>(
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
     // A tool registered with the SDK is the SDK's to check, run and answer.
-    if (sdkTools && !service.inputSchemas.has(name) && sdkHasTool(target, name))
+    if (sdkTools && !service.names.has(name) && sdkHasTool(target, name))
       return (await sdkTools.call(request, extra)) as CallToolResult;
     const capabilities = server.getClientCapabilities();
     const outcome = await callingRuntimeOf(runtime, capabilities).call(

@@ -39,10 +39,12 @@ export interface ToolService {
   readonly listed: ReadonlyMap<string, Tool>;
   /** The arguments each tool mirrors into `Mcp-Param-*` headers, as the build listed them. */
   readonly mirrored: ReadonlyMap<string, readonly McpHeader[]>;
-  /** Each tool's output schema, by name (the SDK v2 projects a result for a 2025 client with it). */
-  readonly outputSchemas: ReadonlyMap<string, JsonSchema | undefined>;
-  /** Each tool's input document as `tools/list` sends it, by name. */
-  readonly inputSchemas: ReadonlyMap<string, JsonSchema>;
+  /** The names of the tools, listed or not. */
+  readonly names: ReadonlySet<string>;
+  /** A tool's input document as `tools/list` sends it. */
+  inputSchemaOf(name: string): JsonSchema | undefined;
+  /** A tool's output schema (the SDK v2 projects a result for a 2025 client with it). */
+  outputSchemaOf(name: string): JsonSchema | undefined;
   /** The page a cursor names, or the error for a cursor no page gave. */
   page(pageSize: number, cursor: unknown): ListedPage | { readonly error: WireError };
   /** The prepared text of a page this service gave, as an SDK hands it back to be sent. */
@@ -120,8 +122,13 @@ function toolService(
   const texts = new WeakMap<object, string>();
   let listedByName: ReadonlyMap<string, Tool> | undefined;
   let mirrored: ReadonlyMap<string, readonly McpHeader[]> | undefined;
-  let outputSchemas: ReadonlyMap<string, JsonSchema | undefined> | undefined;
-  let inputSchemas: ReadonlyMap<string, JsonSchema> | undefined;
+  // By name, and no document read: a tool's documents are parsed on its first read (decision 0079).
+  let byName: ReadonlyMap<string, PreparedTool> | undefined;
+  const toolNamed = (name: string) => {
+    byName ??= new Map(prepared.map((tool) => [tool.name, tool]));
+    return byName.get(name);
+  };
+  let names: ReadonlySet<string> | undefined;
   const service: ToolService = {
     get listed() {
       listedByName ??= new Map(shown.map((tool) => [tool.name, write(tool)]));
@@ -133,14 +140,12 @@ function toolService(
       );
       return mirrored;
     },
-    get outputSchemas() {
-      outputSchemas ??= new Map(prepared.map((tool) => [tool.name, tool.outputSchema]));
-      return outputSchemas;
+    get names() {
+      names ??= new Set(prepared.map((tool) => tool.name));
+      return names;
     },
-    get inputSchemas() {
-      inputSchemas ??= new Map(prepared.map((tool) => [tool.name, tool.inputSchema.mcp]));
-      return inputSchemas;
-    },
+    inputSchemaOf: (name) => toolNamed(name)?.inputSchema.mcp,
+    outputSchemaOf: (name) => toolNamed(name)?.outputSchema,
     page(pageSize, cursor) {
       const start = startOf(cursor, shown.length);
       if (start === undefined) return { error: invalidCursor(cursor) };
@@ -162,7 +167,7 @@ function toolService(
     answer(name, outcome) {
       if (outcome.ok)
         return {
-          result: renderMcpResult(outcome.value, Boolean(service.outputSchemas.get(name))) as CallToolResult,
+          result: renderMcpResult(outcome.value, Boolean(service.outputSchemaOf(name))) as CallToolResult,
         };
       const { code, message, protocol, result } = outcome.error;
       // A handler that returned an MCP result with isError: that result, as it is, and an error.

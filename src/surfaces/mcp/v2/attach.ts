@@ -27,7 +27,7 @@ import {
   type RequestStateSigner,
   requestStateSigner,
 } from '../service/request-state.js';
-import { type AttachToolsOptions, toolServiceOf } from '../service/tool-service.js';
+import { type AttachToolsOptions, type ToolService, toolServiceOf } from '../service/tool-service.js';
 import { callingRuntimeOf, toolListOf, VIEW_READ_TTL_MS, viewServiceOf } from '../service/views.js';
 import { META, mirroredMismatch } from '../wire/envelope.js';
 import { ERRORS } from '../wire/jsonrpc.js';
@@ -90,7 +90,7 @@ export function attachTools<Target extends McpServer | Server>(
     sdkTools = takeSdkToolHandlers(target, '@modelcontextprotocol/server', (method) =>
       typeof method === 'string' ? method : undefined,
     );
-    checkMirroredHeadersFirst(target, service.inputSchemas);
+    checkMirroredHeadersFirst(target, service);
   }
   server.registerCapabilities({ tools: {} });
 
@@ -107,7 +107,7 @@ export function attachTools<Target extends McpServer | Server>(
   server.setRequestHandler('tools/call', async (request, context: ServerContext) => {
     const { name, arguments: args = {} } = request.params;
     // A tool registered with the SDK is the SDK's to check, run and answer.
-    if (sdkTools && !service.inputSchemas.has(name) && sdkHasTool(target, name))
+    if (sdkTools && !service.names.has(name) && sdkHasTool(target, name))
       return (await sdkTools.call(request, context)) as never;
     const { mcpReq } = context;
     // A low-level Server's 2026-07-28 calls reach here unchecked (the SDK checks Mcp-Param-* for an
@@ -145,7 +145,7 @@ export function attachTools<Target extends McpServer | Server>(
     // The SDK's projection of a result for the era of the request (a 2025 client's structured content).
     return server.projectCallToolResult(
       answer.result as CallToolResult,
-      service.outputSchemas.get(name) as Record<string, unknown> | undefined,
+      service.outputSchemaOf(name) as Record<string, unknown> | undefined,
     );
   });
   attachViews(target, server, viewServiceOf(runtime), {
@@ -182,11 +182,11 @@ function clientCapabilities(server: Server, context: ServerContext): Record<stri
  * own tools; the prepared document is what `tools/list` sends. Where a version of the SDK has no
  * such method, the handler's own check above still refuses the call (HTTP 200).
  */
-function checkMirroredHeadersFirst(server: McpServer, prepared: ReadonlyMap<string, unknown>): void {
+function checkMirroredHeadersFirst(server: McpServer, service: ToolService): void {
   const own = server as unknown as { toolInputSchemaJson?: (name: string) => unknown };
   const sdkOwn = own.toolInputSchemaJson;
   if (typeof sdkOwn !== 'function') return;
-  own.toolInputSchemaJson = (name) => prepared.get(name) ?? sdkOwn.call(server, name);
+  own.toolInputSchemaJson = (name) => service.inputSchemaOf(name) ?? sdkOwn.call(server, name);
 }
 
 export interface FeatureHandlerOptions extends AttachToolsV2Options {
