@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -105,12 +105,21 @@ export class PreparedCache {
     return kept.entry;
   }
 
-  store(file: string, entry: Omit<CachedFile, 'inputs'> & { readonly inputs: readonly string[] }): void {
+  /**
+   * Keeps a file's entry for the next run, unless one of its inputs was written after `loadedFrom`
+   * (a `Date.now()` taken before its module was loaded): its tools may then be of the content
+   * before the edit, and its hashes of the content after.
+   */
+  store(
+    file: string,
+    entry: Omit<CachedFile, 'inputs'> & { readonly inputs: readonly string[] },
+    loadedFrom: number,
+  ): void {
+    const inputs = entry.inputs.map((input) => ({ file: input, hash: this.digestOf(input) ?? '' }));
+    // Stated after hashing: an edit between the two is seen here.
+    if (entry.inputs.some((input) => modifiedAfter(path.resolve(this.root, input), loadedFrom))) return;
     this.changed.add(file);
-    const stored = {
-      ...entry,
-      inputs: entry.inputs.map((input) => ({ file: input, hash: this.digestOf(input) ?? '' })),
-    };
+    const stored = { ...entry, inputs };
     this.next.set(file, { entry: stored, line: `${JSON.stringify(file)}\t${JSON.stringify(stored)}\n` });
   }
 
@@ -253,4 +262,10 @@ function versionOf(specifier: string, from: string): string {
 
 export function contentDigest(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 32);
+}
+
+/** Whether a file was written after `time` (ms since the epoch), or is gone: read now, not from the run's stamps. */
+function modifiedAfter(file: string, time: number): boolean {
+  const info = statSync(file, { throwIfNoEntry: false });
+  return !info || info.mtimeMs > time;
 }

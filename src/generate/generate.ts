@@ -162,6 +162,7 @@ export async function generateProject(
     }
   }
   if (toLoad.length > 20) options.progress?.(`[toolprep] loading ${toLoad.length} contract files…`);
+  const loadedFrom = Date.now();
   const loaded = await loadModules(root, toLoad, cacheDir);
   const counting: {
     file: string;
@@ -209,7 +210,11 @@ export async function generateProject(
           ...(view ? { view } : {}),
         }),
       );
-      cache.store(file, { key: cache.keyOf(refs), inputs: module.inputs, tools: entries, warnings: stored });
+      cache.store(
+        file,
+        { key: cache.keyOf(refs), inputs: module.inputs, tools: entries, warnings: stored },
+        loadedFrom,
+      );
     }
   }
   // Written while the rest of the run goes on; awaited before it ends.

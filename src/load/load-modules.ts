@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +22,9 @@ export type LoadResult =
 type Build = typeof import('esbuild').build;
 
 let runs = 0;
+
+/** The name the bundle's entry, which is no file, has among its inputs. */
+const ENTRY = 'toolprep-contracts.js';
 
 /**
  * Evaluates the given modules in this process so that their live Zod objects can be read: one
@@ -88,7 +92,7 @@ async function loadTogether(
       stdin: {
         contents: `export default [\n${absolute.map((file) => `  () => import(${JSON.stringify(file)}),\n`).join('')}];\n`,
         resolveDir: root,
-        sourcefile: 'toolprep-contracts.js',
+        sourcefile: ENTRY,
         loader: 'js',
       },
       outfile,
@@ -122,19 +126,31 @@ async function loadTogether(
 /**
  * The local files a module was built from, itself included: every input its imports reach, of any
  * kind (a lazy `import()` of a local file is bundled with it), as one bundle of that module alone
- * would list them.
+ * would list them. esbuild names inputs by their real paths, so a module under a symlinked folder
+ * is looked up by its own; one not found at all is said to be built from every local input, which
+ * costs a cache miss at worst, never a stale hit.
  */
 function importGraph(root: string, metafile: Metafile): (file: string) => string[] {
-  const keyOf = new Map(Object.keys(metafile.inputs).map((key) => [path.resolve(root, key), key]));
+  const keys = Object.keys(metafile.inputs).filter((key) => key !== ENTRY);
+  const keyOf = new Map(keys.map((key) => [path.resolve(root, key), key]));
+  const everyInput = () => keys.map((key) => projectPath(root, key));
   return (file) => {
-    const start = keyOf.get(file);
-    if (start === undefined) return [projectPath(root, file)];
+    const start = keyOf.get(file) ?? keyOf.get(realPath(file));
+    if (start === undefined) return everyInput();
     const reached = new Set([start]);
     for (const key of reached)
       for (const { path: imported, external } of metafile.inputs[key]?.imports ?? [])
         if (!external && imported in metafile.inputs) reached.add(imported);
     return [...reached].map((key) => projectPath(root, key));
   };
+}
+
+function realPath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 /** One bundle per module, each imported on its own: today's fallback, and 0004's way. */
@@ -157,10 +173,13 @@ async function loadEach(
   } catch (error) {
     return { ok: false, failures: esbuildFailures(error) };
   }
+  // esbuild names an entry by its real path: a module under a symlinked folder goes back to its own.
+  const fileOf = new Map(files.map((file) => [realPath(path.resolve(root, file)), file]));
   const modules = new Map<string, LoadedModule>();
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
     if (!meta.entryPoint) continue;
-    const entry = projectPath(root, meta.entryPoint);
+    const entry =
+      fileOf.get(realPath(path.resolve(root, meta.entryPoint))) ?? projectPath(root, meta.entryPoint);
     const inputs = Object.keys(meta.inputs).map((input) => projectPath(root, input));
     try {
       const exports = (await import(pathToFileURL(path.resolve(root, output)).href)) as Record<

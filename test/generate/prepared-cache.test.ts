@@ -1,8 +1,9 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createGeneratorContext } from '../../src/generate/context.js';
-import { copyFixture, type FixtureProject } from '../support/fixture-project.js';
+import { copyFixture, type FixtureProject, writeFiles } from '../support/fixture-project.js';
 
 // The prepared tools of a run are written as one file, while the run goes on, and are on disk
 // when it ends (docs/decisions/0077-contract-modules-loaded-as-one-module.md).
@@ -53,5 +54,72 @@ describe('the prepared cache', () => {
     }
     expect(lineCounts).toEqual([6, 7, 8, 9, 10, 5]);
     expect(await fromCache()).toBe(5);
+  });
+});
+
+describe('a cached file is taken again only when every file it was built from is unchanged', () => {
+  const fromCache = async (dir: string) => {
+    rmSync(path.join(dir, 'node_modules/.cache/toolprep/last-run.json'), { force: true });
+    const { generation } = await createGeneratorContext({ root: dir }).run();
+    return { fromCache: generation?.stats.fromCache, tools: generation?.tools ?? [] };
+  };
+  const descriptionOf = (
+    tools: readonly { prepared: { name: string; description: string } }[],
+    name: string,
+  ) => tools.find((tool) => tool.prepared.name === name)?.prepared.description;
+  /** A contract whose description is imported from ./wording.js; `before` runs first when it is loaded. */
+  const archiveContract = (toolprepModule: string, before: string[] = []) =>
+    [
+      "import { z } from 'zod';",
+      `import { defineTool } from '${toolprepModule}';`,
+      "import { ARCHIVE_DESCRIPTION } from './wording.js';",
+      ...before,
+      'export const archiveNote = defineTool({',
+      '  description: ARCHIVE_DESCRIPTION,',
+      '  input: z.object({ id: z.string() }),',
+      '});',
+      '',
+    ].join('\n');
+
+  test('a contract under a symlinked folder: an edit of a file it imports is seen', async () => {
+    project = copyFixture('project');
+    const { dir } = project;
+    writeFiles(dir, {
+      'shared/linked-tools/archive.ts': archiveContract('../../src/lib/toolprep.js'),
+      'shared/linked-tools/wording.ts': "export const ARCHIVE_DESCRIPTION = 'Archive a note.';\n",
+    });
+    symlinkSync(path.join(dir, 'shared/linked-tools'), path.join(dir, 'src/linked'), 'dir');
+
+    const first = await fromCache(dir);
+    expect(first.fromCache).toBe(0);
+    expect(descriptionOf(first.tools, 'archive_note')).toBe('Archive a note.');
+
+    project.write(
+      'shared/linked-tools/wording.ts',
+      "export const ARCHIVE_DESCRIPTION = 'Archive a note by id.';\n",
+    );
+    const second = await fromCache(dir);
+    expect(second.fromCache).toBe(5);
+    expect(descriptionOf(second.tools, 'archive_note')).toBe('Archive a note by id.');
+  });
+
+  test('a file edited while the modules load is not cached', async () => {
+    project = copyFixture('project');
+    const { dir } = project;
+    // The module rewrites what it imports when it is evaluated: the edit lands after the bundle read it.
+    writeFiles(dir, {
+      'src/tools/archive.ts': archiveContract('../lib/toolprep.js', [
+        "import { writeFileSync } from 'node:fs';",
+        `writeFileSync(new URL(${JSON.stringify(pathToFileURL(path.join(dir, 'src/tools/wording.ts')).href)}), "export const ARCHIVE_DESCRIPTION = 'Archive a note by id.';\\n");`,
+      ]),
+      'src/tools/wording.ts': "export const ARCHIVE_DESCRIPTION = 'Archive a note.';\n",
+    });
+
+    const first = await fromCache(dir);
+    expect(descriptionOf(first.tools, 'archive_note')).toBe('Archive a note.');
+    // The next run loads the file again rather than serve the description read before the edit.
+    const second = await fromCache(dir);
+    expect(second.fromCache).toBe(5);
+    expect(descriptionOf(second.tools, 'archive_note')).toBe('Archive a note by id.');
   });
 });

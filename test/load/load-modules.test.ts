@@ -219,6 +219,26 @@ describe('contract modules loaded as one module', () => {
     expect(outcome(modules.get('src/c.ts'))).toEqual({ c: 2 });
   });
 
+  test.each([
+    ['together', {}],
+    // A missing package makes the bundle of every module fail to import: each is loaded on its own.
+    ['each on its own', { 'src/needs.ts': "import { x } from 'not-installed';\nexport const needs = x;\n" }],
+  ])(
+    'a module under a symlinked folder, loaded %s: found under its own path, built from its imports',
+    async (_way, extra: Record<string, string>) => {
+      const root = projectWith({
+        'shared/tools/linked.ts': "import { word } from './wording.js';\nexport const linked = word;\n",
+        'shared/tools/wording.ts': 'export const word = "linked";\n',
+        ...extra,
+      });
+      mkdirSync(path.join(root, 'src'), { recursive: true });
+      symlinkSync(path.join(root, 'shared/tools'), path.join(root, 'src/linked'), 'dir');
+      const modules = await load(root, ['src/linked/linked.ts', ...Object.keys(extra)]);
+      expect(outcome(modules.get('src/linked/linked.ts'))).toEqual({ linked: 'linked' });
+      expect(modules.get('src/linked/linked.ts')?.inputs).toContain('shared/tools/wording.ts');
+    },
+  );
+
   test('a local module imported by several is evaluated once: they share its values', async () => {
     const root = projectWith({
       'src/shared.ts': 'export const identity = {};\n',
