@@ -1,7 +1,9 @@
 import { utimesSync } from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createGeneratorContext } from '../../src/generate/context.js';
+import { EXPLAIN_MILLISECONDS } from '../../src/generate/explain.js';
 import { surfaceReportPage } from '../../src/generate/report.js';
 import { copyFixture, type FixtureProject } from '../support/fixture-project.js';
 
@@ -86,6 +88,54 @@ describe('context.explain()', () => {
     const explanation = await context.explain({ milliseconds: 0 });
     expect([...explanation.outOfTime].sort()).toEqual(outOfTime);
     expect(explanation.findings).toHaveLength(cache ? 0 : 6);
+  });
+
+  test('a pass is timed by its own thread: a thread busy beside it does not cut it short', async () => {
+    project = copyFixture('hidden-constraints');
+    // Each value the pass tries spins for a while on the wall clock: the thread's CPU is at most that.
+    project.write(
+      'src/tools/slow.ts',
+      `import { defineTool } from 'toolprep';
+import { z } from 'zod';
+
+const spin = globalThis as { toolprepSpins?: number; toolprepSpinMs?: number };
+
+/** Check a word, slowly. */
+export const slowCheck = defineTool({
+  input: z.object({
+    word: z.string().refine((word) => {
+      spin.toolprepSpins = (spin.toolprepSpins ?? 0) + 1;
+      const end = performance.now() + (spin.toolprepSpinMs ?? 0);
+      while (performance.now() < end);
+      return word.length > 0;
+    }),
+  }),
+});
+`,
+    );
+    const spin = globalThis as { toolprepSpins?: number; toolprepSpinMs?: number };
+    const slowPass = async () => {
+      const { generation } = await createGeneratorContext({
+        root: project?.dir,
+        cache: false,
+        write: false,
+      }).run();
+      return generation?.tools.find((tool) => tool.prepared.name === 'slow_check')?.pass;
+    };
+    spin.toolprepSpins = 0;
+    expect((await slowPass())?.outOfTime).toBe(false);
+    // 60% of the 250 ms budget on this thread; with a thread spinning beside it, the process's
+    // clock runs about twice as fast as this thread's.
+    spin.toolprepSpinMs = (0.6 * EXPLAIN_MILLISECONDS) / (spin.toolprepSpins as number);
+    const busy = new Worker('for (;;);', { eval: true });
+    try {
+      await new Promise((resolve) => busy.once('online', resolve));
+      expect((await slowPass())?.outOfTime).toBe(false);
+    } finally {
+      await busy.terminate();
+      delete spin.toolprepSpins;
+      delete spin.toolprepSpinMs;
+    }
   });
 
   test('after an edit, the next generation is explained: its new pass, the others kept', async () => {
