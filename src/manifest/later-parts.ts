@@ -85,7 +85,6 @@ export function splitLaterParts(tool: PreparedTool): {
  * its own (dictionary mode): 10–20 ms at start for the bench's 1,000 tools (decision 0079).
  */
 export function preparedToolsOf(nowText: string, ...deferredTexts: string[]): PreparedTool[] {
-  const places = new WeakMap<object, number>();
   const lines: string[][] = [];
   const parsedLines: unknown[][][] = DEFERRED_TEXTS.map(() => []);
   const lineOf = (text: number, index: number): string => {
@@ -112,18 +111,14 @@ export function preparedToolsOf(nowText: string, ...deferredTexts: string[]): Pr
   for (const [text, parts] of DEFERRED_TEXTS.entries())
     for (const [position, [parent, key]] of parts.entries()) {
       const read = (index: number) => partOf(text, index, position);
-      const accessor = deferredAccessor(
-        key,
-        places,
-        key === 'agent' ? (index) => agentOf(read(index), index) : read,
-      );
+      const accessor = deferredAccessor(key, key === 'agent' ? (index) => agentOf(read(index), index) : read);
       (parent === undefined ? onTool : inInputSchema).set(key, accessor);
     }
   return (JSON.parse(nowText) as Holder[]).map((parsed, index) => {
-    const tool = copyWithAccessors(parsed, onTool, places, index);
+    const tool = copyWithAccessors(parsed, onTool, index);
     const { inputSchema } = parsed;
     if (typeof inputSchema === 'object' && inputSchema !== null)
-      tool.inputSchema = copyWithAccessors(inputSchema as Holder, inInputSchema, places, index);
+      tool.inputSchema = copyWithAccessors(inputSchema as Holder, inInputSchema, index);
     return tool as unknown as PreparedTool;
   });
 }
@@ -132,10 +127,10 @@ export function preparedToolsOf(nowText: string, ...deferredTexts: string[]): Pr
 function copyWithAccessors(
   source: Holder,
   accessors: ReadonlyMap<string, PropertyDescriptor>,
-  places: WeakMap<object, number>,
   index: number,
 ): Holder {
   const copy: Holder = {};
+  Object.defineProperty(copy, TOOL_INDEX, { value: index });
   for (const key of Object.keys(source)) {
     const value = source[key];
     const accessor = value === PLACEHOLDER ? accessors.get(key) : undefined;
@@ -144,7 +139,6 @@ function copyWithAccessors(
     else if (key === '__proto__') holdValue(copy, key, value);
     else copy[key] = value;
   }
-  places.set(copy, index);
   return copy;
 }
 
@@ -153,32 +147,36 @@ function holdValue(holder: Holder, key: string, value: unknown): void {
 }
 
 /**
+ * Which tool a holder belongs to, on the holder itself: a non-enumerable symbol, so that it goes
+ * wherever the accessors go (an object made with `Object.create(tool)` inherits it; a copy made
+ * from the tool's property descriptors carries it), and no listing or JSON shows it.
+ */
+const TOOL_INDEX = Symbol('toolprep.toolIndex');
+
+/**
  * The accessor of one deferred part, shared by every holder: it reads `part(index)` of the tool it
  * is read on, which then holds the value as a plain property, in its place.
  */
-function deferredAccessor(
-  key: string,
-  places: WeakMap<object, number>,
-  part: (index: number) => unknown,
-): PropertyDescriptor {
-  // Read through an object made from a tool (`Object.create(tool)`): the tool holds the part.
-  const holderOf = (self: object): Holder => {
-    let holder = self;
-    while (!places.has(holder)) holder = Object.getPrototypeOf(holder);
-    return holder as Holder;
-  };
+function deferredAccessor(key: string, part: (index: number) => unknown): PropertyDescriptor {
   return {
     configurable: true,
     enumerable: true,
-    get(this: object) {
+    get(this: Holder) {
       const holder = holderOf(this);
-      const value = part(places.get(holder) as number);
+      const value = part(holder[TOOL_INDEX] as number);
       // A frozen holder keeps the accessor, which reads the same parsed value each time.
       if (Object.isExtensible(holder)) holdValue(holder, key, value);
       return value;
     },
-    set(this: object, value: unknown) {
+    set(this: Holder, value: unknown) {
       holdValue(holderOf(this), key, value);
     },
   };
+}
+
+/** The tool (or copy of one) that holds the index: read through `Object.create(tool)`, the tool holds the part. */
+function holderOf(self: Holder): Holder & { readonly [TOOL_INDEX]?: number } {
+  let holder: Holder | null = self;
+  while (holder !== null && !Object.hasOwn(holder, TOOL_INDEX)) holder = Object.getPrototypeOf(holder);
+  return holder ?? self;
 }

@@ -97,6 +97,20 @@ describe('the prepared tools in two texts', () => {
     expect(Object.getOwnPropertyDescriptor(second, 'plan')).toMatchObject({ value: { root: 'b' } });
   });
 
+  test('a copy made from the tool, by its property descriptors or by spreading, reads its later parts', () => {
+    const tools = ['a', 'b'].map((name) => ({
+      name,
+      inputSchema: { mcp: { title: name }, agent: {} },
+      plan: { root: name },
+    }));
+    const [, second] = readBack(tools as unknown as PreparedTool[]);
+    const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(second)) as PreparedTool;
+    expect(copy.plan).toEqual({ root: 'b' });
+    expect(copy.inputSchema.mcp).toEqual({ title: 'b' });
+    expect(Object.keys(copy)).toEqual(Object.keys(tools[1] as object));
+    expect(JSON.parse(JSON.stringify({ ...second }))).toEqual(tools[1]);
+  });
+
   test('an AI SDK document that is the MCP one under another $schema is written as that $schema', () => {
     const mcp = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: {} };
     const agent = { ...mcp, $schema: 'http://json-schema.org/draft-07/schema#' };
