@@ -264,8 +264,12 @@ export function contentDigest(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 32);
 }
 
-/** Whether a file was written after `time` (ms since the epoch), or is gone: read now, not from the run's stamps. */
+/**
+ * Whether a file was written between `time` (ms since the epoch) and now, or is gone: read now,
+ * not from the run's stamps. A time later than now is a stamp set by hand or a skewed clock, not
+ * an edit during the run: such a file is kept, as any other.
+ */
 function modifiedAfter(file: string, time: number): boolean {
   const info = statSync(file, { throwIfNoEntry: false });
-  return !info || info.mtimeMs > time;
+  return !info || (info.mtimeMs > time && info.mtimeMs <= Date.now());
 }

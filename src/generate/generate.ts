@@ -285,6 +285,9 @@ export async function generateProject(
   const tools = found.map(({ prepared, ref, pass }) => ({ prepared, ref, ...(pass ? { pass } : {}) }));
   const viewInputs = built.inputs;
   if (problems.length > 0) {
+    // The arrangement ran: what it made is this run's, kept for the next and no longer. The emit
+    // memos, which this run did not use, keep the last emitted run's.
+    state.arrangedTools.endRun();
     await saved;
     return { files: [], contractFiles, viewInputs, problems, warnings, tools, stats };
   }
