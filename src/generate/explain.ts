@@ -86,7 +86,9 @@ export const EXPLAIN_MILLISECONDS = 250;
  * that a busy machine (CI beside other jobs) slows a pass down without cutting it short, and so
  * does the token counter's thread working beside it. Node 20 has no thread clock of its own
  * (`process.threadCpuUsage` came later); Linux tells the thread's time on a CPU in
- * /proc/thread-self/schedstat. Elsewhere the process's clock, which counts every thread.
+ * /proc/thread-self/schedstat, brought up to date at the scheduler's ticks (a few milliseconds:
+ * a budget is spent when the clock reaches it, so that a budget of 0 tries nothing). Elsewhere
+ * the process's clock, which counts every thread.
  */
 const cpuMilliseconds: () => number = threadClock();
 
@@ -130,7 +132,7 @@ function cpuBudget(milliseconds: number): () => boolean {
     if (now - readAt < Math.min(CLOCK_WALL_MILLISECONDS, deadline - cpu)) return false;
     readAt = now;
     cpu = cpuMilliseconds();
-    return cpu > deadline;
+    return cpu >= deadline;
   };
 }
 
