@@ -180,11 +180,14 @@ export async function generateProject(
       problems.push(...result.problems);
       warnings.push(...result.warnings);
       // Counted on the counter's thread while this one runs the pass and prepares the next files.
-      const sizing = sizeFoundTools(result.tools, counter);
-      const passes = await Promise.all(result.tools.map((tool) => passOf(tool, module)));
-      const tools = sizing.then((sized) => sized.map((tool, index) => ({ ...tool, ...passes[index] })));
-      // Awaited in order below: a count that throws before then is not an unhandled rejection.
+      const passing = Promise.all(result.tools.map((tool) => passOf(tool, module)));
+      const tools = Promise.all([sizeFoundTools(result.tools, counter), passing]).then(([sized, passes]) =>
+        sized.map((tool, index) => ({ ...tool, ...passes[index] })),
+      );
+      // Awaited in order below: a count that throws meanwhile is not an unhandled rejection.
       tools.catch(() => undefined);
+      // One file's passes at a time.
+      await passing;
       counting.push({
         file,
         module,
@@ -217,143 +220,149 @@ export async function generateProject(
       );
     }
   }
-  // Written while the rest of the run goes on; awaited before it ends.
+  // Written while the rest of the run goes on; awaited before it ends, however it ends, so that
+  // no temporary file is left behind by a process that exits on a throw.
   const saved = cache?.save();
-  problems.push(...duplicateNames(found));
-  const planned = await budgetFoundStrictRequests(found, config, counter);
-  found.splice(0, found.length, ...planned.tools);
-  warnings.push(...planned.warnings);
-  const groupFolders = new Set<string>();
-  const arrangement = arrangeSurface(
-    found.map((tool) => ({
-      ...tool,
-      bytes: tool.size.bytes,
-      tokens: () => tool.size.tokens,
-      line: tool.ref.line,
-    })),
-    config,
-    (folder) => {
-      groupFolders.add(folder);
-      return groupFolderDescription(root, folder);
-    },
-    state.arrangedTools,
-  );
-  found.forEach((tool, index) => {
-    found[index] = { ...tool, prepared: arrangement.tools[index] as PreparedTool };
-  });
-  problems.push(...arrangement.problems);
-  warnings.push(...arrangement.warnings);
-  if (config.budget) problems.push(...budgetOverruns(found, config.budget));
-  // What the first turns show beyond the tools' sizes, counted once for the budget and the manifest.
-  const measure = await counter.measureAll(turnOneShown(found, arrangement.groups));
-  if (config.budget?.turnOne !== undefined)
-    problems.push(...turnOneOverruns(found, arrangement.groups, config.budget.turnOne, measure));
-  const searchTool = config.search?.tool ? prepareSearchTool(prepareSettingsOf(config)) : undefined;
-  if (searchTool && found.some((tool) => tool.prepared.name === SEARCH_TOOL_NAME))
-    problems.push({
-      severity: 'error',
-      code: 'search-tool-name-taken',
-      message: `search.tool serves a tool named "${SEARCH_TOOL_NAME}", and a contract takes that name`,
-      hint: `rename that tool, or set search: { tool: false }`,
+  try {
+    problems.push(...duplicateNames(found));
+    const planned = await budgetFoundStrictRequests(found, config, counter);
+    found.splice(0, found.length, ...planned.tools);
+    warnings.push(...planned.warnings);
+    const groupFolders = new Set<string>();
+    const arrangement = arrangeSurface(
+      found.map((tool) => ({
+        ...tool,
+        bytes: tool.size.bytes,
+        tokens: () => tool.size.tokens,
+        line: tool.ref.line,
+      })),
+      config,
+      (folder) => {
+        groupFolders.add(folder);
+        return groupFolderDescription(root, folder);
+      },
+      state.arrangedTools,
+    );
+    found.forEach((tool, index) => {
+      found[index] = { ...tool, prepared: arrangement.tools[index] as PreparedTool };
     });
-  const built = await buildViews(root, config, found);
-  found.forEach((tool, index) => {
-    found[index] = { ...tool, prepared: built.tools[index] as PreparedTool };
-  });
-  problems.push(...built.problems);
-  warnings.push(...built.warnings);
-  if (problems.length === 0 && found.length === 0 && !config.allowEmpty)
-    problems.push({
-      severity: 'error',
-      code: 'no-tools',
-      message: `no tool found: ${plural(files.length, 'file')} scanned (include: ${config.include.join(', ')}), ${discovery.parsed} mentioning defineTool`,
-      hint: 'export each defineTool() result from a file under include; for a project with no tools yet, set allowEmpty (--allow-empty)',
+    problems.push(...arrangement.problems);
+    warnings.push(...arrangement.warnings);
+    if (config.budget) problems.push(...budgetOverruns(found, config.budget));
+    // What the first turns show beyond the tools' sizes, counted once for the budget and the manifest.
+    const measure = await counter.measureAll(turnOneShown(found, arrangement.groups));
+    if (config.budget?.turnOne !== undefined)
+      problems.push(...turnOneOverruns(found, arrangement.groups, config.budget.turnOne, measure));
+    const searchTool = config.search?.tool ? prepareSearchTool(prepareSettingsOf(config)) : undefined;
+    if (searchTool && found.some((tool) => tool.prepared.name === SEARCH_TOOL_NAME))
+      problems.push({
+        severity: 'error',
+        code: 'search-tool-name-taken',
+        message: `search.tool serves a tool named "${SEARCH_TOOL_NAME}", and a contract takes that name`,
+        hint: `rename that tool, or set search: { tool: false }`,
+      });
+    const built = await buildViews(root, config, found);
+    found.forEach((tool, index) => {
+      found[index] = { ...tool, prepared: built.tools[index] as PreparedTool };
     });
+    problems.push(...built.problems);
+    warnings.push(...built.warnings);
+    if (problems.length === 0 && found.length === 0 && !config.allowEmpty)
+      problems.push({
+        severity: 'error',
+        code: 'no-tools',
+        message: `no tool found: ${plural(files.length, 'file')} scanned (include: ${config.include.join(', ')}), ${discovery.parsed} mentioning defineTool`,
+        hint: 'export each defineTool() result from a file under include; for a project with no tools yet, set allowEmpty (--allow-empty)',
+      });
 
-  const stats = {
-    scanned: files.length,
-    parsed: discovery.parsed,
-    tools: found.length,
-    hidden: {
-      constraints: found.reduce((sum, tool) => sum + tool.hidden, 0),
-      tools: found.filter((tool) => tool.hidden > 0).length,
-    },
-    fromCache: cache?.hits ?? 0,
-    milliseconds: performance.now() - started,
-  };
-  const contractFiles = [...refsByFile.keys()];
-  const tools = found.map(({ prepared, ref, pass }) => ({ prepared, ref, ...(pass ? { pass } : {}) }));
-  const viewInputs = built.inputs;
-  if (problems.length > 0) {
-    // The arrangement ran: what it made is this run's, kept for the next and no longer. The emit
-    // memos, which this run did not use, keep the last emitted run's.
-    state.arrangedTools.endRun();
+    const stats = {
+      scanned: files.length,
+      parsed: discovery.parsed,
+      tools: found.length,
+      hidden: {
+        constraints: found.reduce((sum, tool) => sum + tool.hidden, 0),
+        tools: found.filter((tool) => tool.hidden > 0).length,
+      },
+      fromCache: cache?.hits ?? 0,
+      milliseconds: performance.now() - started,
+    };
+    const contractFiles = [...refsByFile.keys()];
+    const tools = found.map(({ prepared, ref, pass }) => ({ prepared, ref, ...(pass ? { pass } : {}) }));
+    const viewInputs = built.inputs;
+    if (problems.length > 0) {
+      // The arrangement ran: what it made is this run's, kept for the next and no longer. The emit
+      // memos, which this run did not use, keep the last emitted run's.
+      state.arrangedTools.endRun();
+      return { files: [], contractFiles, viewInputs, problems, warnings, tools, stats };
+    }
+    const capture = await captureProjectHandshake(
+      root,
+      options.cache === false ? undefined : cacheDir,
+      state.handshake,
+    );
+    state.handshake = capture.memo;
+    if ('failure' in capture)
+      warnings.push({
+        severity: 'warning',
+        code: 'handshake-not-captured',
+        message: `the MCP SDK's first answers could not be captured: ${capture.failure}`,
+        hint: 'a server then loads the SDK before it answers initialize; check that @modelcontextprotocol/sdk and toolprep are installed together',
+      });
+    const { manifest, text: manifestText } = emitManifest(
+      found,
+      { extensionKeys: extension.keys, groups: arrangement.groups, views: built.views, measure },
+      state.manifestEntries,
+    );
+    const moduleText = emitModule(
+      found,
+      {
+        modulePath: config.module,
+        importExtension: config.importExtension,
+        extensionKeys: extension.keys,
+        extensionLibrary: extension.library?.name,
+        groups: arrangement.groups,
+        views: built.views,
+        ...('handshake' in capture && capture.handshake ? { handshake: capture.handshake } : {}),
+        ...(config.search
+          ? {
+              search: {
+                index: buildSearchIndex(byName(found).map((tool) => tool.prepared)),
+                ...(searchTool ? { tool: searchTool } : {}),
+              },
+            }
+          : {}),
+      },
+      state.moduleTexts,
+    );
+    const walksText = emitWalksModule(found, state.toolWalks);
+    endGeneration(state);
+    const generated = {
+      files: [
+        { path: config.manifest, text: manifestText },
+        { path: config.module, text: moduleText },
+        { path: walksModulePath(config.module), text: walksText },
+        ...built.files,
+      ],
+      manifest,
+      contractFiles,
+      viewInputs,
+      problems,
+      warnings,
+      tools,
+      stats,
+    };
+    // Once per state: a record stays true of its inputs, and watch mode need not write it on each edit.
+    if (cache && !state.recorded) {
+      recordRun(project, cache, generated, [
+        ...runInputs(project, state, cache, groupFolders),
+        ...viewInputs,
+      ]);
+      state.recorded = true;
+    }
+    return { ...generated, problems };
+  } finally {
     await saved;
-    return { files: [], contractFiles, viewInputs, problems, warnings, tools, stats };
   }
-  const capture = await captureProjectHandshake(
-    root,
-    options.cache === false ? undefined : cacheDir,
-    state.handshake,
-  );
-  state.handshake = capture.memo;
-  if ('failure' in capture)
-    warnings.push({
-      severity: 'warning',
-      code: 'handshake-not-captured',
-      message: `the MCP SDK's first answers could not be captured: ${capture.failure}`,
-      hint: 'a server then loads the SDK before it answers initialize; check that @modelcontextprotocol/sdk and toolprep are installed together',
-    });
-  const { manifest, text: manifestText } = emitManifest(
-    found,
-    { extensionKeys: extension.keys, groups: arrangement.groups, views: built.views, measure },
-    state.manifestEntries,
-  );
-  const moduleText = emitModule(
-    found,
-    {
-      modulePath: config.module,
-      importExtension: config.importExtension,
-      extensionKeys: extension.keys,
-      extensionLibrary: extension.library?.name,
-      groups: arrangement.groups,
-      views: built.views,
-      ...('handshake' in capture && capture.handshake ? { handshake: capture.handshake } : {}),
-      ...(config.search
-        ? {
-            search: {
-              index: buildSearchIndex(byName(found).map((tool) => tool.prepared)),
-              ...(searchTool ? { tool: searchTool } : {}),
-            },
-          }
-        : {}),
-    },
-    state.moduleTexts,
-  );
-  const walksText = emitWalksModule(found, state.toolWalks);
-  endGeneration(state);
-  const generated = {
-    files: [
-      { path: config.manifest, text: manifestText },
-      { path: config.module, text: moduleText },
-      { path: walksModulePath(config.module), text: walksText },
-      ...built.files,
-    ],
-    manifest,
-    contractFiles,
-    viewInputs,
-    problems,
-    warnings,
-    tools,
-    stats,
-  };
-  // Once per state: a record stays true of its inputs, and watch mode need not write it on each edit.
-  if (cache && !state.recorded) {
-    recordRun(project, cache, generated, [...runInputs(project, state, cache, groupFolders), ...viewInputs]);
-    state.recorded = true;
-  }
-  await saved;
-  return { ...generated, problems };
 }
 
 /** Every file a generation read: the sources, the barrels discovery consulted, the contracts' inputs, group indexes. */

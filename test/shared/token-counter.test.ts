@@ -6,15 +6,19 @@ import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, describe, expect, test } from 'vitest';
 import { TokenCounter, tokenCounter } from '../../src/shared/build/token-counter.js';
+import { tokensOf } from '../../src/shared/build/tokens.js';
 import { BUILD_PACKAGE } from '../support/fixture-project.js';
 
-// The counts from the counting thread are the encoding's own, batch by batch; a text the encoding
-// refuses is refused with its error; a thread that cannot load or dies leaves the counts to this
-// thread, still the encoding's; and the thread never keeps a process alive.
+// The counts from the counting thread are the encoding's own, batch by batch, a special token's
+// text counted as ordinary text; a thread that cannot load or dies leaves the counts to this
+// thread, still the encoding's; the thread never keeps a process alive, and ends when idle.
 
 const texts = fc.array(fc.oneof(fc.string({ unit: 'grapheme' }), fc.json(), fc.string({ unit: 'binary' })), {
   maxLength: 40,
 });
+
+/** How every count is made: a special token's text is ordinary text, as a provider's API encodes it. */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 const folder = mkdtempSync(path.join(tmpdir(), 'toolprep-token-counter-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -31,23 +35,27 @@ describe('the counting thread', () => {
     await fc.assert(
       fc.asyncProperty(texts, async (batch) => {
         const counts = await Promise.all(batch.map((text) => tokenCounter().count(text)));
-        expect(counts).toEqual(batch.map((text) => countTokens(text)));
+        expect(counts).toEqual(batch.map((text) => countTokens(text, AS_TEXT)));
       }),
       { numRuns: 60 },
     );
   });
 
-  test("refuses a special token with the encoding's error, and counts the rest of its batch", async () => {
-    const counter = tokenCounter();
-    const [refused, counted] = await Promise.allSettled([
-      counter.count('a <|endoftext|> b'),
-      counter.count('one more text'),
-    ]);
-    expect(refused).toMatchObject({
-      status: 'rejected',
-      reason: expect.objectContaining({ message: 'Disallowed special token found: <|endoftext|>' }),
-    });
-    expect(counted).toEqual({ status: 'fulfilled', value: countTokens('one more text') });
+  test("counts a special token's text as ordinary text, on the thread and here alike", async () => {
+    const text = 'Stop at <|endoftext|> or <|fim_prefix|>.';
+    const expected = countTokens(text, AS_TEXT);
+    expect(await tokenCounter().count(text)).toBe(expected);
+    expect(tokensOf(text)).toBe(expected);
+  });
+
+  test('ends its thread when idle, and starts another for the next count', async () => {
+    const counter = new TokenCounter({ idleMilliseconds: 50 });
+    expect(await counter.count('first')).toBe(countTokens('first'));
+    expect(counter.threadRunning).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(counter.threadRunning).toBe(false);
+    expect(await counter.count('second text')).toBe(countTokens('second text'));
+    expect(counter.threadRunning).toBe(true);
   });
 
   test('sizes what it counted without waiting, and calls any other value a bug', async () => {
@@ -64,7 +72,7 @@ describe('the counting thread', () => {
     ['cannot load the encoding', "throw new Error('no tables here');"],
     ['dies with texts sent to it', 'exports.countTokens = () => process.exit(3);'],
   ])('that %s leaves the counts to this thread', async (name, source) => {
-    const counter = new TokenCounter(encodingModule(name.replace(/\W+/g, '-'), source));
+    const counter = new TokenCounter({ encoding: encodingModule(name.replace(/\W+/g, '-'), source) });
     const batch = ['first text', '{"name":"read_file"}', 'ünïcödé ✓'];
     expect(await Promise.all(batch.map((text) => counter.count(text)))).toEqual(
       batch.map((text) => countTokens(text)),

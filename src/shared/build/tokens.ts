@@ -1,11 +1,18 @@
 import { createRequire } from 'node:module';
 
-type CountTokens = (text: string) => number;
+type CountTokens = (text: string, options?: { readonly disallowedSpecial?: ReadonlySet<string> }) => number;
 
 /** The encoding's CommonJS module: loaded here, or on the counting thread (`tokenCounter`). */
 export const O200K_BASE = 'gpt-tokenizer/cjs/encoding/o200k_base';
 
 let countTokens: CountTokens | undefined;
+
+/**
+ * The options every count is made with: a special token's text (`<|endoftext|>` in a description)
+ * is counted as the ordinary text a provider's API encodes it as, not refused. The counting thread
+ * counts with the same.
+ */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /**
  * The tokens of `text` as OpenAI's o200k_base encoding counts them (the GPT-4o, GPT-5 and o-series
@@ -15,7 +22,7 @@ let countTokens: CountTokens | undefined;
  */
 export function tokensOf(text: string): number {
   countTokens ??= (createRequire(import.meta.url)(O200K_BASE) as { countTokens: CountTokens }).countTokens;
-  return countTokens(text);
+  return countTokens(text, AS_TEXT);
 }
 
 /** `shown` as JSON, in bytes and tokens. */
