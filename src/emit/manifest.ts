@@ -10,6 +10,7 @@ import type { ProfileName } from '../manifest/profiles.js';
 import type { ToolGroup } from '../manifest/tool-set.js';
 import { exportPath } from '../shared/build/export-path.js';
 import { GenerationalMemo } from '../shared/build/generational-memo.js';
+import { interleaved, oneCopy } from './one-copy.js';
 import { sumOf } from './size.js';
 import { type Measure, turnOneSizes } from './turn-one.js';
 import { type EmittableView, manifestViewEntry } from './views.js';
@@ -120,13 +121,22 @@ export function emitManifest(
   };
   // Byte for byte what JSON.stringify(manifest, null, 2) writes, from the memoised tool texts.
   const toolsText =
-    emitted.length === 0 ? '[]' : `[\n    ${emitted.map(({ text }) => text).join(',\n    ')}\n  ]`;
+    emitted.length === 0
+      ? ['[]']
+      : [
+          '[\n    ',
+          ...interleaved(
+            emitted.map(({ text }) => text),
+            ',\n    ',
+          ),
+          '\n  ]',
+        ];
   const nested = (value: unknown) => JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
   const totals = nested(manifest.totals);
   const keys = nested(extensionKeys);
   return {
     manifest,
-    text: `{\n  "format": ${MANIFEST_FORMAT},\n  "extensionKeys": ${keys},\n  "tools": ${toolsText},\n${
+    text: oneCopy`{\n  "format": ${MANIFEST_FORMAT},\n  "extensionKeys": ${keys},\n  "tools": ${toolsText},\n${
       manifest.groups ? `  "groups": ${nested(manifest.groups)},\n` : ''
     }${manifest.views ? `  "views": ${nested(manifest.views)},\n` : ''}  "totals": ${totals}\n}\n`,
   };

@@ -7,6 +7,7 @@ import type { PreparedHandshake, ToolGroup } from '../manifest/tool-set.js';
 import { exportAccess, isIdentifier, ownKeyOf } from '../shared/build/export-path.js';
 import { GenerationalMemo } from '../shared/build/generational-memo.js';
 import { byName, type EmittableTool } from './manifest.js';
+import { interleaved, oneCopy } from './one-copy.js';
 import { type EmittableView, viewsEntry } from './views.js';
 import { walksEntry } from './walks-module.js';
 
@@ -91,7 +92,7 @@ export function emitModule(
   }
 
   const viewData = viewDataType(sorted, options.views ?? [], contractType);
-  return `${HEADER}
+  return oneCopy`${HEADER}
 import type { ToolArgs, ${viewData ? 'ToolInput, ToolOutput, ' : ''}ToolResult } from 'toolprep';
 import { type PreparedTool, type PreparedToolSet, preparedToolsOf } from 'toolprep/runtime';
 ${libraries.map((library) => `import { ${library} } from 'toolprep/runtime/${library}';`).join('\n')}
@@ -100,8 +101,8 @@ ${files.map((specifier) => `import type * as ${alias.get(specifier)} from '${spe
 // Parsed at start: what a server reads of every tool. A line per tool: its MCP documents, then
 // its plan and other documents, each parsed on the tool's first read of one.
 const prepared: readonly PreparedTool[] = preparedToolsOf(
-  "[${now.join(',')}]",
-${deferred.map((lines) => `  "${lines.join('\\n')}",`).join('\n')}
+  "[${interleaved(now, ',')}]",
+${deferred.flatMap((lines, index) => [index > 0 ? '\n' : '', '  "', ...interleaved(lines, '\\n'), '",'])}
 );
 
 /** The prepared tools and a lazy loader per tool: pass it to \`createToolRuntime\`. */

@@ -158,32 +158,75 @@ export function emitPlanWalks(tools: readonly (readonly [key: string, walk: Tool
   for (const [, { definitions }] of tools)
     for (const [id, text] of definitions) if ((users.get(id) ?? 0) > 1) prelude.set(id, text);
   // Each source's lines indented once, by the depth they are written at.
-  const lines: string[] = [];
-  const write = (depth: number, text: string) => indentInto(lines, '  '.repeat(depth), text);
-  for (const text of prelude.values()) write(1, text);
-  write(1, 'return {');
-  for (const [key, { definitions, walks }] of tools) {
-    const own = definitions.filter(([id]) => !prelude.has(id));
-    if (own.length === 0) write(2, `${key}: () => ${walks},`);
-    else {
-      write(2, `${key}: () => {`);
-      for (const [, text] of own) write(3, text);
-      write(3, `return ${walks};`);
-      write(2, '},');
-    }
-  }
-  write(1, '};');
-  const body = lines.join('\n');
-  const helpers = HELPER_NAMES.filter((name) => new RegExp(`\\b${name}\\(`).test(body));
-  const names = namesOf(body);
-  const named = body.replace(ID, (id) => names.get(id) ?? id);
+  const preludeLines: string[] = [];
+  for (const text of prelude.values()) indentInto(preludeLines, '  ', text);
+  const pieces = [
+    pieceOf(preludeLines.join('\n')),
+    pieceOf('  return {'),
+    ...tools.map(([key, walk]) => factoryOf(key, walk, prelude)),
+    pieceOf('  };'),
+  ].filter((piece) => piece.text !== '');
+  const names = namesOf(pieces.flatMap((piece) => piece.ids));
+  const named = pieces.map((piece) => namedText(piece, names)).join('\n');
+  const helpers = HELPER_NAMES.filter((name) => new RegExp(`\\b${name}\\(`).test(named));
   return `(${helpers.length > 0 ? `{ ${helpers.join(', ')} }` : '_helpers'}) => {\n${named}\n}`;
 }
 
-/** Each id in `body` by its name: its prefix and its digest's shortest start (3 digits or more) that is its own. */
-function namesOf(body: string): Map<string, string> {
+/** Lines of the walks module before its ids are named, with the ids they hold, and their named text once made. */
+interface Piece {
+  readonly text: string;
+  readonly ids: readonly string[];
+  named?: { readonly names: string; readonly text: string };
+}
+
+const pieceOf = (text: string): Piece => ({ text, ids: idsInSource(text) });
+
+/**
+ * Each tool's factory as last written, kept with its walk: a walk the build took from its memo
+ * (the tool unchanged, or only its description) is written again only when what it shares with
+ * other tools changed. At 1,000 tools, writing every factory anew cost a regeneration 35 ms here,
+ * most of the time the module took.
+ */
+const factories = new WeakMap<
+  ToolWalk,
+  { readonly key: string; readonly own: string; readonly piece: Piece }
+>();
+
+/** A tool's factory: what only it holds (what others share is in the prelude), then its walks. */
+function factoryOf(key: string, walk: ToolWalk, prelude: ReadonlyMap<string, string>): Piece {
+  const own = walk.definitions.filter(([id]) => !prelude.has(id));
+  const ownIds = own.map(([id]) => id).join(' ');
+  const kept = factories.get(walk);
+  if (kept && kept.key === key && kept.own === ownIds) return kept.piece;
+  const lines: string[] = [];
+  if (own.length === 0) indentInto(lines, '    ', `${key}: () => ${walk.walks},`);
+  else {
+    indentInto(lines, '    ', `${key}: () => {`);
+    for (const [, text] of own) indentInto(lines, '      ', text);
+    indentInto(lines, '      ', `return ${walk.walks};`);
+    indentInto(lines, '    ', '},');
+  }
+  const piece = pieceOf(lines.join('\n'));
+  factories.set(walk, { key, own: ownIds, piece });
+  return piece;
+}
+
+/** A piece's text with its ids named: made again only when one of its ids' names changed. */
+function namedText(piece: Piece, names: ReadonlyMap<string, string>): string {
+  const given = piece.ids.map((id) => names.get(id)).join(' ');
+  if (piece.named?.names !== given)
+    piece.named = { names: given, text: piece.text.replace(ID, (id) => names.get(id) ?? id) };
+  return piece.named.text;
+}
+
+/** Each id by its name: its prefix and its digest's shortest start (3 digits or more) that is its own. */
+function namesOf(found: readonly string[]): Map<string, string> {
   const ids = new Map<string, readonly [prefix: string, digest: string]>();
-  for (const [id, prefix = '', digest = ''] of body.matchAll(ID)) ids.set(id, [prefix, digest]);
+  for (const id of found) {
+    if (ids.has(id)) continue;
+    const [prefix = '', digest = ''] = id.slice(MARK.length, -MARK.length).split(':');
+    ids.set(id, [prefix, digest]);
+  }
   const digests = [...new Set([...ids.values()].map(([, digest]) => digest))].sort();
   const shared = (one = '', other = '') => {
     let length = 0;

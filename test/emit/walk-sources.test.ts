@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { emitPlanWalk, walkSources } from '../../src/emit/plan-walk.js';
+import { emitPlanWalk, emitPlanWalks, type ToolWalk, walkSources } from '../../src/emit/plan-walk.js';
 import type { Plan } from '../../src/manifest/plan.js';
 import { planOf } from '../support/coerce.js';
 import { propertyRuns } from '../support/property-runs.js';
@@ -60,5 +60,35 @@ describe('walks written with what other tools compiled', () => {
     const sources = walkSources();
     emitPlanWalk(first, EVERY_INDEX, sources);
     expect(emitPlanWalk(second, EVERY_INDEX, sources)).toEqual(alone);
+  });
+});
+
+describe('a walks module written again', () => {
+  // A regeneration takes each unchanged tool's walk from its memo, and the module keeps the
+  // factory it wrote for that walk; what the prelude holds, and so each factory and each id's
+  // name, depends on every tool of the run.
+  test(`it is the module written anew, whichever tools come and go (${RUNS} random runs)`, () => {
+    fc.assert(
+      fc.property(
+        fc.array(inputSpecArbitrary, { minLength: 2, maxLength: 6 }),
+        fc.array(fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), { minLength: 2, maxLength: 4 }),
+        (specs, runs) => {
+          // One walk object per tool, kept between runs as the generator's memo keeps it.
+          const kept = specs.map((spec, index): readonly [string, ToolWalk] => [
+            `tool${index}`,
+            emitPlanWalk(planOf(buildSchema(spec)), EVERY_INDEX),
+          ]);
+          for (const present of runs) {
+            const tools = kept.filter((_, index) => present[index]);
+            const anew = tools.map(([key, walk]): readonly [string, ToolWalk] => [
+              key,
+              structuredClone(walk),
+            ]);
+            expect(emitPlanWalks(tools)).toBe(emitPlanWalks(anew));
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
   });
 });
