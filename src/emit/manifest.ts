@@ -10,7 +10,7 @@ import type { ProfileName } from '../manifest/profiles.js';
 import type { ToolGroup } from '../manifest/tool-set.js';
 import { exportPath } from '../shared/build/export-path.js';
 import { GenerationalMemo } from '../shared/build/generational-memo.js';
-import { interleaved, oneCopy } from './one-copy.js';
+import { interleaved, pieced } from './pieced.js';
 import { sumOf } from './size.js';
 import { type Measure, turnOneSizes } from './turn-one.js';
 import { type EmittableView, manifestViewEntry } from './views.js';
@@ -75,8 +75,9 @@ export function byName(tools: readonly EmittableTool[]): EmittableTool[] {
 }
 
 /**
- * Deterministic manifest bytes: tools sorted by name, fixed key order, two-space indent, final
- * newline. With a memo kept between runs, a regeneration after one change serialises one tool.
+ * Deterministic manifest bytes, in pieces (pieced.ts): tools sorted by name, fixed key order,
+ * two-space indent, final newline. With a memo kept between runs, a regeneration after one change
+ * serialises one tool.
  */
 export function emitManifest(
   tools: readonly EmittableTool[],
@@ -88,7 +89,7 @@ export function emitManifest(
     readonly measure: Measure;
   },
   entries: ManifestEntries = new GenerationalMemo(),
-): { manifest: Manifest; text: string } {
+): { manifest: Manifest; pieces: readonly string[] } {
   const { extensionKeys } = set;
   const emitted = byName(tools).map((tool) =>
     entries.take(
@@ -136,7 +137,7 @@ export function emitManifest(
   const keys = nested(extensionKeys);
   return {
     manifest,
-    text: oneCopy`{\n  "format": ${MANIFEST_FORMAT},\n  "extensionKeys": ${keys},\n  "tools": ${toolsText},\n${
+    pieces: pieced`{\n  "format": ${MANIFEST_FORMAT},\n  "extensionKeys": ${keys},\n  "tools": ${toolsText},\n${
       manifest.groups ? `  "groups": ${nested(manifest.groups)},\n` : ''
     }${manifest.views ? `  "views": ${nested(manifest.views)},\n` : ''}  "totals": ${totals}\n}\n`,
   };

@@ -1,6 +1,7 @@
 import { type Plan, type PlanNode, planChildren } from '../manifest/plan.js';
 import { definitionOf, type Steps, stepsOf, structureParts } from '../manifest/plan-walk.js';
 import { digestOf } from '../shared/build/canonical-json.js';
+import { interleaved, pieced } from './pieced.js';
 
 /**
  * A tool's plan written as code at build time, into the generated module (decision 0055): one
@@ -150,7 +151,7 @@ export function emitPlanWalk(
  * call. Each id is named by its prefix and the shortest start of its digest no other id shares, so
  * that a tool changed renames its own ids and rarely another's.
  */
-export function emitPlanWalks(tools: readonly (readonly [key: string, walk: ToolWalk])[]): string {
+export function emitPlanWalks(tools: readonly (readonly [key: string, walk: ToolWalk])[]): string[] {
   const users = new Map<string, number>();
   for (const [, { definitions }] of tools)
     for (const [id] of definitions) users.set(id, (users.get(id) ?? 0) + 1);
@@ -167,9 +168,15 @@ export function emitPlanWalks(tools: readonly (readonly [key: string, walk: Tool
     pieceOf('  };'),
   ].filter((piece) => piece.text !== '');
   const names = namesOf(pieces.flatMap((piece) => piece.ids));
-  const named = pieces.map((piece) => namedText(piece, names)).join('\n');
-  const helpers = HELPER_NAMES.filter((name) => new RegExp(`\\b${name}\\(`).test(named));
-  return `(${helpers.length > 0 ? `{ ${helpers.join(', ')} }` : '_helpers'}) => {\n${named}\n}`;
+  const named = interleaved(
+    pieces.map((piece) => namedText(piece, names)),
+    '\n',
+  );
+  const helpers = HELPER_NAMES.filter((name) => {
+    const call = new RegExp(`\\b${name}\\(`);
+    return named.some((text) => call.test(text));
+  });
+  return pieced`(${helpers.length > 0 ? `{ ${helpers.join(', ')} }` : '_helpers'}) => {\n${named}\n}`;
 }
 
 /** Lines of the walks module before its ids are named, with the ids they hold, and their named text once made. */

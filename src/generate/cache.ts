@@ -260,8 +260,11 @@ function versionOf(specifier: string, from: string): string {
   }
 }
 
-export function contentDigest(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex').slice(0, 32);
+export function contentDigest(data: string | Buffer | readonly string[]): string {
+  const hash = createHash('sha256');
+  // A text in pieces is digested as the text they make (the emitters cut no character in two).
+  for (const piece of typeof data === 'object' && !Buffer.isBuffer(data) ? data : [data]) hash.update(piece);
+  return hash.digest('hex').slice(0, 32);
 }
 
 /**

@@ -9,7 +9,7 @@ import { byName, emitManifest } from '../emit/manifest.js';
 import { emitModule } from '../emit/module.js';
 import { turnOneShown } from '../emit/turn-one.js';
 import { emitWalksModule, walksModulePath } from '../emit/walks-module.js';
-import type { GeneratedFile } from '../emit/write-files.js';
+import { type GeneratedFile, piecedFile } from '../emit/write-files.js';
 import type { BuildFailure } from '../load/esbuild-failures.js';
 import { type LoadedModule, loadModules } from '../load/load-modules.js';
 import { captureProjectHandshake } from '../load/mcp-handshake.js';
@@ -308,12 +308,12 @@ export async function generateProject(
         message: `the MCP SDK's first answers could not be captured: ${capture.failure}`,
         hint: 'a server then loads the SDK before it answers initialize; check that @modelcontextprotocol/sdk and toolprep are installed together',
       });
-    const { manifest, text: manifestText } = emitManifest(
+    const { manifest, pieces: manifestPieces } = emitManifest(
       found,
       { extensionKeys: extension.keys, groups: arrangement.groups, views: built.views, measure },
       state.manifestEntries,
     );
-    const moduleText = emitModule(
+    const modulePieces = emitModule(
       found,
       {
         modulePath: config.module,
@@ -334,13 +334,13 @@ export async function generateProject(
       },
       state.moduleTexts,
     );
-    const walksText = emitWalksModule(found, state.toolWalks);
+    const walksPieces = emitWalksModule(found, state.toolWalks);
     endGeneration(state);
     const generated = {
       files: [
-        { path: config.manifest, text: manifestText },
-        { path: config.module, text: moduleText },
-        { path: walksModulePath(config.module), text: walksText },
+        piecedFile(config.manifest, manifestPieces),
+        piecedFile(config.module, modulePieces),
+        piecedFile(walksModulePath(config.module), walksPieces),
         ...built.files,
       ],
       manifest,

@@ -88,7 +88,7 @@ export function recordRun(
   const record: StoredRecord = {
     key: recordKey(project, cache),
     inputs: read.map((file) => [file, cache.digestOf(file) ?? null]),
-    outputs: files.map((file) => [file.path, contentDigest(file.text)]),
+    outputs: files.map((file) => [file.path, contentDigest(file.pieces ?? file.text)]),
     run: { ...rest, tools: rest.tools.map(({ prepared, ref }) => ({ prepared, ref })) },
   };
   // A plain write: a record cut short is unreadable JSON, which is no record, never a wrong one.

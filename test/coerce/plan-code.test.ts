@@ -206,7 +206,7 @@ describe('the plan as the code the build writes, and as closures', () => {
       writeFileSync(
         path.join(dir, 'walks.ts'),
         // Every row a tool of one walks module, as a project's tools are: what they share is written once.
-        `export const walks = ${emitPlanWalks(ROWS.map((row, index) => [`"${index}"`, emitPlanWalk(row.plan, [0, 1, 2, 3])]))};\n`,
+        `export const walks = ${emitPlanWalks(ROWS.map((row, index) => [`"${index}"`, emitPlanWalk(row.plan, [0, 1, 2, 3])])).join('')};\n`,
       );
       writeFileSync(
         path.join(dir, 'run.ts'),

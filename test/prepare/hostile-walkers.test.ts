@@ -238,7 +238,7 @@ describe('a tool named __proto__', () => {
         importExtension: '.js',
         extensionKeys: [],
       },
-    );
+    ).join('');
     const block = /\n {2}load: (\{\n[\s\S]*?\n {2}\}),\n/.exec(text)?.[1];
     const load = new Function(`return ${block};`)() as Record<string, unknown>;
     expect(Object.getPrototypeOf(load)).toBe(Object.prototype);

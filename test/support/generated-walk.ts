@@ -19,7 +19,7 @@ const generated = new WeakMap<Plan, PlanWalks>();
 function generatedWalks(plan: Plan): PlanWalks {
   let walks = generated.get(plan);
   if (!walks) {
-    const source = emitPlanWalks([['tool', emitPlanWalk(plan, EVERY_INDEX)]]);
+    const source = emitPlanWalks([['tool', emitPlanWalk(plan, EVERY_INDEX)]]).join('');
     const { code } = transformSync(`const walks = ${source};`, { loader: 'ts' });
     const module = new Function(`${code}\nreturn walks;`)() as GeneratedWalks;
     walks = module(PLAN_WALK_HELPERS).tool?.() ?? [];
