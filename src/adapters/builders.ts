@@ -37,8 +37,3 @@ export function unreadableSchemaHint(schema: unknown): string {
       : `give it ${vendor}'s Standard JSON Schema converter`;
   return `it is a ${vendor} Standard Schema without Standard JSON Schema: ${attach}; see docs/guide/schema-libraries.md`;
 }
-
-/** The npm packages whose versions change what the builders make. */
-export const BUILDER_PACKAGES = [
-  ...new Set(Object.values(BUILDERS).flatMap((builder) => builder.packages)),
-].sort();

@@ -19,6 +19,8 @@ export interface SchemaLibrary {
    * list check the plan compiles for a member, by which a list written as text is refused.
    */
   readonly documentListCheck?: (member: unknown) => Exclude<ListCheck, { defer: unknown }>;
+  /** The npm packages whose version changes what the build makes of its schemas: cached tools key on them. */
+  readonly packages: readonly string[];
 }
 
 /**
@@ -28,10 +30,16 @@ export interface SchemaLibrary {
  * generated module imports the run-time adapters of the libraries its contracts use.
  */
 const LIBRARIES = [
-  { name: 'zod4', view: zod4View as SchemaView, runtime: zod4 },
-  { name: 'zod3', view: zod3View as SchemaView, runtime: zod3 },
+  { name: 'zod4', view: zod4View as SchemaView, runtime: zod4, packages: ['zod'] },
+  { name: 'zod3', view: zod3View as SchemaView, runtime: zod3, packages: ['zod'] },
   // Last: any Standard JSON Schema library, Zod aside.
-  { name: 'standard', view: standardView, runtime: standard, documentListCheck: standardListCheck },
+  {
+    name: 'standard',
+    view: standardView,
+    runtime: standard,
+    documentListCheck: standardListCheck,
+    packages: ['arktype', 'valibot', '@valibot/to-json-schema'],
+  },
 ] as const;
 
 export type LibraryName = (typeof LIBRARIES)[number]['name'];
@@ -48,3 +56,11 @@ export function libraryOf(schema: unknown): SchemaLibrary | undefined {
 export const LIBRARY_TITLES: readonly string[] = /* @__PURE__ */ LIBRARIES.map(
   (library) => library.view.library,
 );
+
+/**
+ * Every library's packages, once each, sorted. Here, not beside the builders: a run where nothing
+ * changed keys its record on them without loading a converter.
+ */
+export const LIBRARY_PACKAGES: readonly string[] = /* @__PURE__ */ [
+  ...new Set(LIBRARIES.flatMap((library) => library.packages)),
+].sort();

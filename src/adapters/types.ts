@@ -96,8 +96,6 @@ export interface Conversion {
  */
 export interface SchemaBuilder<Schema = unknown> {
   readonly view: SchemaView<Schema>;
-  /** The npm packages whose version changes what this builder makes: cached tools key on them. */
-  readonly packages: readonly string[];
   /** Its object schema, in messages: `a Zod object`. */
   readonly objectName: string;
   readonly runtime: RuntimeAdapter;

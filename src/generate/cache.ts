@@ -3,15 +3,16 @@ import { readFileSync, statSync } from 'node:fs';
 import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { BUILDER_PACKAGES } from '../adapters/builders.js';
+import { LIBRARY_PACKAGES } from '../adapters/libraries.js';
 import type { ResolvedToolprepConfig } from '../config/options.js';
 import type { ContractRef } from '../discover/find-contracts.js';
 import type { ToolSize } from '../manifest/manifest.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import type { PreparedExtension } from '../prepare/extension.js';
+import type { PreparedExtension } from '../prepare/prepared-extension.js';
 import type { DeclaredDisclosure } from '../prepare/surface-arrangement.js';
 import type { DeclaredView } from '../prepare/view-declaration.js';
+import { BUILD_IDENTITY } from '../shared/build/build-identity.js';
 import { canonicalJson } from '../shared/build/canonical-json.js';
 import type { StampOf } from '../shared/build/file-stamp.js';
 import type { Problem } from '../shared/build/problems.js';
@@ -227,7 +228,7 @@ function readEntries(file: string): { lines: Map<string, string>; whole?: number
 function environmentKey(root: string, config: ResolvedToolprepConfig, extension: PreparedExtension): string {
   // The extension schema is a live schema; its digest stands for it.
   const { extend: _extend, ...options } = config;
-  const libraries = BUILDER_PACKAGES.map((name) => [
+  const libraries = LIBRARY_PACKAGES.map((name) => [
     name,
     versionOf(`${name}/package.json`, path.join(root, 'package.json')),
   ]);
@@ -238,18 +239,6 @@ function environmentKey(root: string, config: ResolvedToolprepConfig, extension:
     extension: extension.digest,
   });
 }
-
-/**
- * The hash of the sources this build of toolprep was compiled from (`dist/.sources-hash`, written
- * by the build and shipped with it): a cache made by other code of the same version is a miss.
- */
-const BUILD_IDENTITY = (() => {
-  try {
-    return readFileSync(new URL('../../.sources-hash', import.meta.url), 'utf8').trim();
-  } catch {
-    return 'unknown';
-  }
-})();
 
 function versionOf(specifier: string, from: string): string {
   try {

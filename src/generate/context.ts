@@ -7,7 +7,7 @@ import { isViewFile, removeStaleViewFiles, staleViewFiles } from '../emit/views.
 import { walksModulePath } from '../emit/walks-module.js';
 import { TEMPORARY_SUFFIX, writeChangedFiles } from '../emit/write-files.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import { prepareExtension } from '../prepare/extension.js';
+import { NO_EXTENSION, type PreparedExtension } from '../prepare/prepared-extension.js';
 import { type Problem, ToolprepError } from '../shared/build/problems.js';
 import type { ExplainOptions, Explanation, ToolPass } from './explain.js';
 import type { GenerateOptions, Generation } from './generate.js';
@@ -102,7 +102,7 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
       return outcome({ ran: false, problems: [], warnings: [], written: [] });
     // Discovery, loading and preparing are imported only when the last run's record does not hold.
     generation =
-      recordedGeneration(project, state, options, started) ??
+      recordedGeneration(project, state, options, started, await extensionOf(project.config.extend)) ??
       (await (await import('./generate.js')).generateProject(project, state, options));
     contractFiles = generation.contractFiles.map((file) => path.resolve(root, file));
     const reported = (generation.viewInputs ?? []).map((file) => path.resolve(root, file));
@@ -234,9 +234,10 @@ function recordedGeneration(
   state: GeneratorState,
   options: GenerateOptions,
   started: number,
+  extension: PreparedExtension,
 ): Generation | undefined {
   if (options.cache === false || state.discovery.size > 0) return undefined;
-  const recorded = recordedRun(project, cacheFor(state, project, prepareExtension(project.config.extend)));
+  const recorded = recordedRun(project, cacheFor(state, project, extension));
   if (!recorded) return undefined;
   const stats = { ...recorded.stats, fromCache: recorded.contractFiles.length };
   return { ...recorded, problems: [], stats: { ...stats, milliseconds: performance.now() - started } };
@@ -248,4 +249,9 @@ function fingerprintOf(project: Project, viewInputs: readonly string[]): string 
   return createHash('sha256')
     .update(files.map((file) => `${file}:${project.stampOf(file)}`).join('\n'))
     .digest('hex');
+}
+
+/** The project's extension; the schema libraries' converters load only for an `extend` schema. */
+async function extensionOf(extend: ResolvedToolprepConfig['extend']): Promise<PreparedExtension> {
+  return extend ? (await import('../prepare/extension.js')).prepareExtension(extend) : NO_EXTENSION;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { prepareSettingsOf, type ResolvedToolprepConfig } from '../config/options.js';
+import type { ResolvedToolprepConfig } from '../config/options.js';
+import { prepareSettingsOf } from '../config/options-schema.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ToolContract } from '../contract/types.js';
 import { type ContractRef, findContracts } from '../discover/find-contracts.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { prepareSettingsOf, type ResolvedToolprepConfig } from '../config/options.js';
+import type { ResolvedToolprepConfig } from '../config/options.js';
+import { prepareSettingsOf } from '../config/options-schema.js';
 import { isToolContract } from '../contract/define-tool.js';
 import type { ContractRef } from '../discover/find-contracts.js';
 import type { EmittableTool } from '../emit/manifest.js';

@@ -16,6 +16,8 @@ export interface ProjectOptions {
   readonly configFile?: string;
   /** Options that override the config file (a plugin's inline options). */
   readonly inline?: ToolprepConfig;
+  /** False: keep nothing under node_modules/.cache, the options checked included. Default true. */
+  readonly cache?: boolean;
 }
 
 /** What one generation works on: the resolved options and the source files, listed once. */
@@ -53,10 +55,11 @@ export async function resolveProject(options: ProjectOptions, state: ConfigMemo)
       state.config = { stamp, value: await loadConfigFile(root, configFile, cacheDir) };
     fromFile = state.config.value;
   }
-  const config = resolveOptions(
+  const config = await resolveOptions(
     fromFile,
     options.inline,
     configFile ? projectPath(root, configFile) : 'options',
+    options.cache === false ? undefined : cacheDir,
   );
   const ignore = [
     ...config.exclude,

@@ -5,7 +5,7 @@ import type { ToolWalks } from '../emit/walks-module.js';
 import type { WriteMemo } from '../emit/write-files.js';
 import type { HandshakeMemo } from '../load/mcp-handshake.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import type { PreparedExtension } from '../prepare/extension.js';
+import type { PreparedExtension } from '../prepare/prepared-extension.js';
 import { canonicalJson } from '../shared/build/canonical-json.js';
 import { GenerationalMemo } from '../shared/build/generational-memo.js';
 import { PreparedCache } from './cache.js';

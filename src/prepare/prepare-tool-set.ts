@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { builderOf } from '../adapters/builders.js';
-import { parseOptions, prepareOptionsSchema, surfaceOptionsSchema } from '../config/options.js';
+import { parseOptions, prepareOptionsSchema, surfaceOptionsSchema } from '../config/options-schema.js';
 import type { ToolContract } from '../contract/types.js';
 import { MANIFEST_FORMAT } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { builderOf } from '../adapters/builders.js';
 import type { Dialect, SchemaBuilder } from '../adapters/types.js';
-import { type PrepareSettings, parseOptions, prepareOptionsSchema } from '../config/options.js';
+import { type PrepareSettings, parseOptions, prepareOptionsSchema } from '../config/options-schema.js';
 import type { ToolContract } from '../contract/types.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { INVERSE_STEPS, type ProfileName } from '../manifest/profiles.js';

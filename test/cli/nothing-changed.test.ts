@@ -17,6 +17,21 @@ const PRELOAD = `const { writeFileSync } = require('node:fs');
 process.on('exit', () => writeFileSync(process.env.LOADED_REPORT, JSON.stringify(Object.keys(require.cache))));
 `;
 
+/** Says, as the process exits, which ES modules it loaded (Zod is one), through a loader hook. */
+const ESM_PRELOAD = `import { register } from 'node:module';
+import { writeFileSync } from 'node:fs';
+const loaded = [];
+const { port1, port2 } = new MessageChannel();
+port1.on('message', (url) => loaded.push(url));
+port1.unref();
+register('./esm-hooks.mjs', { parentURL: import.meta.url, data: { port: port2 }, transferList: [port2] });
+process.on('exit', () => writeFileSync(process.env.ESM_REPORT, JSON.stringify(loaded)));
+`;
+const ESM_HOOKS = `let port;
+export function initialize(data) { port = data.port; }
+export async function load(url, context, next) { port.postMessage(url); return next(url, context); }
+`;
+
 /** A contract that says when it is evaluated: the one observable way to know a contract was loaded. */
 const MARKED_CONTRACT = `import { appendFileSync } from 'node:fs';
 import { defineTool } from 'toolprep';
@@ -136,5 +151,39 @@ export const showCard = defineTool({
     fixture.write('src/tools/card.css', 'body { color: navy; }\n');
     expect(generate()).toMatchObject({ status: 0, loadedTsMorph: true });
     expect(digestOf()).not.toBe(before);
+  });
+});
+
+describe('options checked once', () => {
+  // Checking the options loads Zod (a tenth of a second): plain options this build checked last
+  // time are taken as resolved then, and any change to them is checked again.
+  test('with plain options, a run where nothing changed loads no Zod; changed options are checked again', () => {
+    const fixture = copyFixture('project');
+    projects.push(fixture);
+    fixture.write('toolprep.config.ts', "export default { include: ['src/**/*.ts'], names: 'strict' };\n");
+    fixture.write('esm-preload.mjs', ESM_PRELOAD);
+    fixture.write('esm-hooks.mjs', ESM_HOOKS);
+    const report = path.join(fixture.dir, 'esm-loaded.json');
+    const generate = () => {
+      const result = spawnSync(process.execPath, ['--import', './esm-preload.mjs', CLI, 'generate'], {
+        cwd: fixture.dir,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', ESM_REPORT: report },
+      });
+      const loaded = JSON.parse(readFileSync(report, 'utf8')) as string[];
+      return {
+        status: result.status,
+        output: `${result.stdout}${result.stderr}`,
+        loadedZod: loaded.some((url) => /\/node_modules\/zod\//.test(url)),
+      };
+    };
+    // The observation works: the cold run loads Zod (the contracts, and the options' check).
+    expect(generate()).toMatchObject({ status: 0, loadedZod: true });
+    expect(generate()).toMatchObject({ status: 0, loadedZod: false });
+
+    fixture.write('toolprep.config.ts', "export default { include: ['src/**/*.ts'], names: 'loose' };\n");
+    const refused = generate();
+    expect(refused.status).not.toBe(0);
+    expect(refused.output).toContain('option "names"');
   });
 });

@@ -1,7 +1,7 @@
 import { prepareTool, ToolprepError } from '@toolprep/build';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { prepareOptionsSchema } from '../../src/config/options.js';
+import { prepareOptionsSchema } from '../../src/config/options-schema.js';
 import { explainTools } from '../../src/generate/explain.js';
 import { compileSchema } from '../support/ajv.js';
 import { PROPERTY_TIMEOUT, propertyRuns } from '../support/property-runs.js';

@@ -126,10 +126,10 @@ describe('one tool, per profile', () => {
     );
   });
 
-  test('options for a profile the config does not choose are refused', () => {
-    expect(() =>
+  test('options for a profile the config does not choose are refused', async () => {
+    await expect(
       resolveOptions({ profiles: ['gemini'], profileOptions: { 'openai-strict': { fallback: 'auto' } } }),
-    ).toThrow(
+    ).rejects.toThrow(
       'option "profileOptions.openai-strict": is for a profile that profiles does not choose (gemini)',
     );
   });

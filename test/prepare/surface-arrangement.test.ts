@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { defineTool } from 'toolprep';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { surfaceOptionsSchema } from '../../src/config/options.js';
+import { surfaceOptionsSchema } from '../../src/config/options-schema.js';
 import type { Manifest } from '../../src/manifest/manifest.js';
 import type { PreparedTool } from '../../src/manifest/prepared-tool.js';
 import { arrangeSurface, declaredDisclosureOf } from '../../src/prepare/surface-arrangement.js';

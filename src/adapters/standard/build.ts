@@ -12,7 +12,6 @@ import { standard } from './runtime.js';
  */
 export const standardBuilder: SchemaBuilder = {
   view: standardView,
-  packages: ['arktype', 'valibot', '@valibot/to-json-schema'],
   objectName: 'an object schema',
   objectExample: 'an object schema',
   runtime: standard,

@@ -23,7 +23,6 @@ function hintFor(def: Zod3Def): string {
 export const zod3Builder: SchemaBuilder<Zod3Schema> = {
   view: zod3View,
   // zod-to-json-schema is bundled into the build package: only the project's zod varies.
-  packages: ['zod'],
   objectName: 'a Zod object',
   objectExample: 'z.object({ ... })',
   runtime: zod3,

@@ -33,7 +33,6 @@ const metadata = {
  */
 export const zod4Builder: SchemaBuilder<$ZodType> = {
   view: zod4View,
-  packages: ['zod'],
   objectName: 'a Zod object',
   runtime: zod4,
   schemaAt,

@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The hash of the sources this build of toolprep was compiled from (`dist/.sources-hash`, written
+ * by the build and shipped with it), `unknown` when run from its sources: what toolprep keeps
+ * between runs, a cache made by other code of the same version is a miss.
+ */
+export const BUILD_IDENTITY = (() => {
+  try {
+    return readFileSync(new URL('../../../.sources-hash', import.meta.url), 'utf8').trim();
+  } catch {
+    return 'unknown';
+  }
+})();
