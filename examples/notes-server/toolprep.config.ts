@@ -1,3 +1,3 @@
-import { defineConfig } from '@toolprep/build';
+import { defineConfig } from '@toolprep/build/config';
 
 export default defineConfig({ include: ['src/**/*.ts'] });

@@ -157,10 +157,12 @@ export const showCard = defineTool({
 describe('options checked once', () => {
   // Checking the options loads Zod (a tenth of a second): plain options this build checked last
   // time are taken as resolved then, and any change to them is checked again.
-  test('with plain options, a run where nothing changed loads no Zod; changed options are checked again', () => {
+  test('with plain options from defineConfig, a run where nothing changed loads no Zod; changed ones are checked', () => {
     const fixture = copyFixture('project');
     projects.push(fixture);
-    fixture.write('toolprep.config.ts', "export default { include: ['src/**/*.ts'], names: 'strict' };\n");
+    const config = (names: string) =>
+      `import { defineConfig } from '@toolprep/build/config';\n\nexport default defineConfig({ include: ['src/**/*.ts'], names: '${names}' as 'strict' });\n`;
+    fixture.write('toolprep.config.ts', config('strict'));
     fixture.write('esm-preload.mjs', ESM_PRELOAD);
     fixture.write('esm-hooks.mjs', ESM_HOOKS);
     const report = path.join(fixture.dir, 'esm-loaded.json');
@@ -181,7 +183,7 @@ describe('options checked once', () => {
     expect(generate()).toMatchObject({ status: 0, loadedZod: true });
     expect(generate()).toMatchObject({ status: 0, loadedZod: false });
 
-    fixture.write('toolprep.config.ts', "export default { include: ['src/**/*.ts'], names: 'loose' };\n");
+    fixture.write('toolprep.config.ts', config('loose'));
     const refused = generate();
     expect(refused.status).not.toBe(0);
     expect(refused.output).toContain('option "names"');
