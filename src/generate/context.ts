@@ -237,7 +237,7 @@ function recordedGeneration(
   extension: PreparedExtension,
 ): Generation | undefined {
   if (options.cache === false || state.discovery.size > 0) return undefined;
-  const recorded = recordedRun(project, cacheFor(state, project, extension));
+  const recorded = recordedRun(project, cacheFor(state, project, extension), state.written);
   if (!recorded) return undefined;
   const stats = { ...recorded.stats, fromCache: recorded.contractFiles.length };
   return { ...recorded, problems: [], stats: { ...stats, milliseconds: performance.now() - started } };

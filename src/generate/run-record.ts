@@ -1,11 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ContractRef } from '../discover/contract-ref.js';
-import type { GeneratedFile } from '../emit/write-files.js';
+import type { GeneratedFile, WriteMemo } from '../emit/write-files.js';
 import { handshakeKey } from '../load/mcp-handshake.js';
 import type { Manifest } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
 import { canonicalJson } from '../shared/build/canonical-json.js';
+import { fileStamp } from '../shared/build/file-stamp.js';
 import type { Problem } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
 import { contentDigest, type PreparedCache } from './cache.js';
@@ -47,8 +48,16 @@ function recordKey(project: Project, cache: PreparedCache): string {
   return contentDigest(canonicalJson([cache.environment, files, handshakeKey(project.root) ?? null]));
 }
 
-/** The recorded run, if its key, every input and every output on disk are as recorded; any doubt is none. */
-export function recordedRun(project: Project, cache: PreparedCache): RecordedRun | undefined {
+/**
+ * The recorded run, if its key, every input and every output on disk are as recorded; any doubt is
+ * none. Each output read is told to `written` with its stamp before the read, so that the writer
+ * need not read it again to find it unchanged (3.7 MB on the realistic project).
+ */
+export function recordedRun(
+  project: Project,
+  cache: PreparedCache,
+  written: WriteMemo,
+): RecordedRun | undefined {
   let record: StoredRecord;
   try {
     record = JSON.parse(readFileSync(path.join(project.cacheDir, RECORD_FILE), 'utf8')) as StoredRecord;
@@ -58,16 +67,21 @@ export function recordedRun(project: Project, cache: PreparedCache): RecordedRun
   if (record.key !== recordKey(project, cache)) return undefined;
   if (!record.inputs.every(([file, digest]) => (cache.digestOf(file) ?? null) === digest)) return undefined;
   const files: GeneratedFile[] = [];
+  const read = new Map<string, { readonly file: GeneratedFile; readonly stamp: string }>();
   for (const [file, digest] of record.outputs) {
+    const absolute = path.resolve(project.root, file);
+    const stamp = fileStamp(absolute);
     let text: string;
     try {
-      text = readFileSync(path.resolve(project.root, file), 'utf8');
+      text = readFileSync(absolute, 'utf8');
     } catch {
       return undefined;
     }
     if (contentDigest(text) !== digest) return undefined;
     files.push({ path: file, text });
+    read.set(absolute, { file: { path: file, text }, stamp });
   }
+  for (const [absolute, entry] of read) written.set(absolute, entry);
   const manifestText = files.find((file) => file.path === project.config.manifest)?.text;
   if (manifestText === undefined) return undefined;
   return { ...record.run, files, manifest: JSON.parse(manifestText) as Manifest };
