@@ -68,19 +68,37 @@ export function checkFindability(tools: readonly ManifestTool[], options: Findab
 
 /** Pairs of tools whose weighted search terms have a cosine similarity of `threshold` or more. */
 function similarDocuments(tools: readonly ManifestTool[], threshold: number): Problem[] {
+  // Each document a vector of term weights, its terms numbered and sorted, so that each of the
+  // n² / 2 dot products is one merge of two arrays (a map lookup per term took 66 ms at 180 tools).
+  const numbers = new Map<string, number>();
   const vectors = tools.map((tool) => {
-    const vector = new Map<string, number>();
+    const weights = new Map<number, number>();
     for (const { text, weight } of searchFields(tool))
-      for (const term of searchTerms(text)) vector.set(term, (vector.get(term) ?? 0) + weight);
-    const norm = Math.sqrt([...vector.values()].reduce((sum, value) => sum + value * value, 0));
-    return { vector, norm };
+      for (const term of searchTerms(text)) {
+        let number = numbers.get(term);
+        if (number === undefined) {
+          number = numbers.size;
+          numbers.set(term, number);
+        }
+        weights.set(number, (weights.get(number) ?? 0) + weight);
+      }
+    const terms = Int32Array.from(weights.keys()).sort();
+    const values = Float64Array.from(terms, (term) => weights.get(term) ?? 0);
+    const norm = Math.sqrt(values.reduce((sum, value) => sum + value * value, 0));
+    return { terms, values, norm };
   });
   const warnings: Problem[] = [];
   for (let a = 0; a < tools.length; a++)
     for (let b = a + 1; b < tools.length; b++) {
       const [left, right] = [vectors[a], vectors[b]] as [(typeof vectors)[number], (typeof vectors)[number]];
       let dot = 0;
-      for (const [term, value] of left.vector) dot += value * (right.vector.get(term) ?? 0);
+      for (let i = 0, j = 0; i < left.terms.length && j < right.terms.length; ) {
+        const one = left.terms[i] as number;
+        const other = right.terms[j] as number;
+        if (one === other) dot += (left.values[i++] as number) * (right.values[j++] as number);
+        else if (one < other) i++;
+        else j++;
+      }
       const similarity = dot / (left.norm * right.norm || 1);
       if (similarity < threshold) continue;
       const [first, second] = [tools[a], tools[b]] as [ManifestTool, ManifestTool];
