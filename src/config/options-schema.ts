@@ -6,7 +6,6 @@ import { SCOPE_TOKEN } from '../manifest/prepared-tool.js';
 import { PROFILE_NAMES } from '../manifest/profiles.js';
 import { GROUP_NAME } from '../manifest/tool-set.js';
 import { type Problem, ToolprepError } from '../shared/build/problems.js';
-import { isRecord } from '../shared/run/is-record.js';
 
 /**
  * The options and their checks, as Zod schemas: loaded by a run that prepares tools, and by one
@@ -281,13 +280,9 @@ export function prepareSettingsOf(config: ResolvedToolprepConfig): PrepareSettin
   ) as PrepareSettings;
 }
 
-/** Merges the file's options under the inline ones and checks the result, naming each bad key. */
-export function checkedOptions(
-  fromFile: unknown,
-  inline: ToolprepConfig,
-  source: string,
-): ResolvedToolprepConfig {
-  return parseOptions(toolprepOptionsSchema, { ...(isRecord(fromFile) ? fromFile : {}), ...inline }, source);
+/** The options of a project, checked: every bad key is a problem in `source`. */
+export function checkedOptions(given: unknown, source: string): ResolvedToolprepConfig {
+  return parseOptions(toolprepOptionsSchema, given, source);
 }
 
 /** Parses options with one of the schemas above; every bad key becomes a problem in `source`. */

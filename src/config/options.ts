@@ -49,11 +49,13 @@ export async function resolveOptions(
       // None kept, or unreadable: checked now.
     }
   }
-  const options = (await import('./options-schema.js')).checkedOptions(fromFile, inline, source);
+  const options = (await import('./options-schema.js')).checkedOptions(given, source);
   if (kept) {
-    // A write cut short is unreadable JSON, which is no record, never a wrong one.
-    await mkdir(path.dirname(kept), { recursive: true });
-    await writeFile(kept, `${JSON.stringify({ key, options })}\n`);
+    // A write cut short is unreadable JSON, which is no record, never a wrong one; one that cannot
+    // be written (a read-only node_modules) only means checking again next time.
+    await mkdir(path.dirname(kept), { recursive: true })
+      .then(() => writeFile(kept, `${JSON.stringify({ key, options })}\n`))
+      .catch(() => undefined);
   }
   return options;
 }
