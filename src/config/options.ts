@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BUILD_IDENTITY } from '../shared/build/build-identity.js';
-import { digestOf } from '../shared/build/canonical-json.js';
+import { BUILD_IDENTITY, packageVersion } from '../shared/build/build-identity.js';
+import { contentDigest } from '../shared/build/canonical-json.js';
 import { isRecord } from '../shared/run/is-record.js';
 import type { ResolvedToolprepConfig, ToolprepConfig } from './options-schema.js';
 
@@ -37,7 +37,13 @@ export async function resolveOptions(
     cacheDir && BUILD_IDENTITY !== 'unknown' && isPlainJson(given)
       ? path.join(cacheDir, CHECKED_FILE)
       : undefined;
-  const key = kept && digestOf([BUILD_IDENTITY, source, given]);
+  // In their order (not canonical JSON): the order of groups and of a profile's tool patterns is
+  // meaningful. Zod checks them: its version is part of what they resolve to.
+  const key =
+    kept &&
+    contentDigest(
+      JSON.stringify([BUILD_IDENTITY, packageVersion('zod/package.json', import.meta.url), source, given]),
+    );
   if (kept) {
     try {
       const checked = JSON.parse(await readFile(kept, 'utf8')) as {

@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { LIBRARY_PACKAGES } from '../adapters/libraries.js';
 import type { ResolvedToolprepConfig } from '../config/options.js';
@@ -12,8 +11,8 @@ import type { PreparedTool } from '../manifest/prepared-tool.js';
 import type { PreparedExtension } from '../prepare/prepared-extension.js';
 import type { DeclaredDisclosure } from '../prepare/surface-arrangement.js';
 import type { DeclaredView } from '../prepare/view-declaration.js';
-import { BUILD_IDENTITY } from '../shared/build/build-identity.js';
-import { canonicalJson } from '../shared/build/canonical-json.js';
+import { BUILD_IDENTITY, packageVersion } from '../shared/build/build-identity.js';
+import { canonicalJson, contentDigest } from '../shared/build/canonical-json.js';
 import type { StampOf } from '../shared/build/file-stamp.js';
 import type { Problem } from '../shared/build/problems.js';
 import type { Project } from './project.js';
@@ -230,30 +229,19 @@ function environmentKey(root: string, config: ResolvedToolprepConfig, extension:
   const { extend: _extend, ...options } = config;
   const libraries = LIBRARY_PACKAGES.map((name) => [
     name,
-    versionOf(`${name}/package.json`, path.join(root, 'package.json')),
+    packageVersion(`${name}/package.json`, path.join(root, 'package.json')),
   ]);
   return canonicalJson({
-    toolprep: [versionOf('@toolprep/build/package.json', import.meta.url), MANIFEST_FORMAT, BUILD_IDENTITY],
+    toolprep: [
+      packageVersion('@toolprep/build/package.json', import.meta.url),
+      MANIFEST_FORMAT,
+      BUILD_IDENTITY,
+    ],
     libraries,
-    options,
+    // In their order: the order of groups and of a profile's tool patterns is meaningful.
+    options: JSON.stringify(options),
     extension: extension.digest,
   });
-}
-
-function versionOf(specifier: string, from: string): string {
-  try {
-    const require = createRequire(from);
-    return (JSON.parse(readFileSync(require.resolve(specifier), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
-export function contentDigest(data: string | Buffer | readonly string[]): string {
-  const hash = createHash('sha256');
-  // A text in pieces is digested as the text they make (the emitters cut no character in two).
-  for (const piece of typeof data === 'object' && !Buffer.isBuffer(data) ? data : [data]) hash.update(piece);
-  return hash.digest('hex').slice(0, 32);
 }
 
 /**

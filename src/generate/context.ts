@@ -102,7 +102,7 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
       return outcome({ ran: false, problems: [], warnings: [], written: [] });
     // Discovery, loading and preparing are imported only when the last run's record does not hold.
     generation =
-      recordedGeneration(project, state, options, started, await extensionOf(project.config.extend)) ??
+      (await recordedGeneration(project, state, options, started)) ??
       (await (await import('./generate.js')).generateProject(project, state, options));
     contractFiles = generation.contractFiles.map((file) => path.resolve(root, file));
     const reported = (generation.viewInputs ?? []).map((file) => path.resolve(root, file));
@@ -229,14 +229,14 @@ export function createGeneratorContext(options: GeneratorContextOptions = {}): G
  * every file that run read and wrote is as it was: neither ts-morph nor a contract is loaded.
  * See docs/decisions/0056-a-run-where-nothing-changed.md.
  */
-function recordedGeneration(
+async function recordedGeneration(
   project: Project,
   state: GeneratorState,
   options: GenerateOptions,
   started: number,
-  extension: PreparedExtension,
-): Generation | undefined {
+): Promise<Generation | undefined> {
   if (options.cache === false || state.discovery.size > 0) return undefined;
+  const extension = await extensionOf(project.config.extend);
   const recorded = recordedRun(project, cacheFor(state, project, extension), state.written);
   if (!recorded) return undefined;
   const stats = { ...recorded.stats, fromCache: recorded.contractFiles.length };

@@ -5,11 +5,11 @@ import type { GeneratedFile, WriteMemo } from '../emit/write-files.js';
 import { handshakeKey } from '../load/mcp-handshake.js';
 import type { Manifest } from '../manifest/manifest.js';
 import type { PreparedTool } from '../manifest/prepared-tool.js';
-import { canonicalJson } from '../shared/build/canonical-json.js';
+import { canonicalJson, contentDigest } from '../shared/build/canonical-json.js';
 import { fileStamp } from '../shared/build/file-stamp.js';
 import type { Problem } from '../shared/build/problems.js';
 import { projectPath } from '../shared/build/project-path.js';
-import { contentDigest, type PreparedCache } from './cache.js';
+import type { PreparedCache } from './cache.js';
 import type { Project } from './project.js';
 
 /**

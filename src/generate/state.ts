@@ -53,7 +53,12 @@ export function cacheFor(
   extension: PreparedExtension,
 ): PreparedCache {
   const { extend: _extend, ...options } = project.config;
-  const key = canonicalJson({ directory: project.cacheDir, options, extension: extension.digest });
+  // The options in their order, as the cache's own key takes them (cache.ts, environmentKey).
+  const key = canonicalJson({
+    directory: project.cacheDir,
+    options: JSON.stringify(options),
+    extension: extension.digest,
+  });
   if (state.cache?.key === key) return state.cache.value.reopened(project.stampOf);
   const value = new PreparedCache(project, extension);
   state.cache = { key, value };

@@ -188,4 +188,33 @@ describe('options checked once', () => {
     expect(refused.status).not.toBe(0);
     expect(refused.output).toContain('option "names"');
   });
+
+  // Found by review: the keep, the prepared cache and the record were keyed on canonical JSON,
+  // which sorts keys, though the order of groups (and of a profile's tool patterns) is meaningful.
+  test('options that differ only in their order are options that changed', () => {
+    const fixture = copyFixture('project');
+    projects.push(fixture);
+    const config = (order: readonly string[]) =>
+      `import { defineConfig } from '@toolprep/build/config';\n\nexport default defineConfig({ include: ['src/**/*.ts'], groups: { ${order
+        .map((group) => `${group}: { description: 'The ${group} group.', tools: ['*'] }`)
+        .join(', ')} } });\n`;
+    const groupsOfFirstTool = () =>
+      (JSON.parse(fixture.read('toolprep.manifest.json')) as { tools: { groups?: string[] }[] }).tools[0]
+        ?.groups;
+    const generate = () =>
+      spawnSync(process.execPath, [CLI, 'generate'], {
+        cwd: fixture.dir,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      }).status;
+    fixture.write('toolprep.config.ts', config(['alpha', 'beta']));
+    expect(generate()).toBe(0);
+    expect(groupsOfFirstTool()).toEqual(['alpha', 'beta']);
+    fixture.write('toolprep.config.ts', config(['beta', 'alpha']));
+    expect(generate()).toBe(0);
+    expect(groupsOfFirstTool()).toEqual(['beta', 'alpha']);
+    fixture.write('toolprep.config.ts', config(['alpha', 'beta']));
+    expect(generate()).toBe(0);
+    expect(groupsOfFirstTool()).toEqual(['alpha', 'beta']);
+  });
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 /**
  * The hash of the sources this build of toolprep was compiled from (`dist/.sources-hash`, written
@@ -12,3 +13,13 @@ export const BUILD_IDENTITY = (() => {
     return 'unknown';
   }
 })();
+
+/** The version of the package `specifier` names (`zod/package.json`) as resolved from `from`, or `unknown`. */
+export function packageVersion(specifier: string, from: string): string {
+  try {
+    const require = createRequire(from);
+    return (JSON.parse(readFileSync(require.resolve(specifier), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}

@@ -14,3 +14,11 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** The digest of a file's content, or of a text in pieces as the text they make (32 hex digits). */
+export function contentDigest(data: string | Buffer | readonly string[]): string {
+  const hash = createHash('sha256');
+  // A text in pieces is digested as the text they make (the emitters cut no character in two).
+  for (const piece of typeof data === 'object' && !Buffer.isBuffer(data) ? data : [data]) hash.update(piece);
+  return hash.digest('hex').slice(0, 32);
+}
