@@ -49,11 +49,9 @@ export async function writeChangedFiles(
   for (const file of files) {
     const target = path.resolve(root, file.path);
     const known = memo?.get(target);
-    const onDisk =
-      known && known.stamp === fileStamp(target)
-        ? (known.file.pieces ?? [known.file.text])
-        : await readText(target);
-    if (onDisk === undefined || !sameText(typeof onDisk === 'string' ? [onDisk] : onDisk, piecesOf(file))) {
+    const kept = known && known.stamp === fileStamp(target) ? piecesOf(known.file) : undefined;
+    const onDisk = kept ?? (await readText(target).then((text) => (text === undefined ? undefined : [text])));
+    if (onDisk === undefined || !sameText(onDisk, piecesOf(file))) {
       await mkdir(path.dirname(target), { recursive: true });
       const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
       try {
@@ -73,16 +71,28 @@ const piecesOf = (file: GeneratedFile): readonly string[] => file.pieces ?? [fil
 
 /** Whether two texts in pieces are the same text, however each is cut, without joining either. */
 function sameText(one: readonly string[], other: readonly string[]): boolean {
-  let [i, j, at, bt] = [0, 0, 0, 0];
+  // Piece i of one from offset at, piece j of other from offset bt.
+  let i = 0;
+  let j = 0;
+  let at = 0;
+  let bt = 0;
   for (;;) {
-    while (i < one.length && at === (one[i] as string).length) [i, at] = [i + 1, 0];
-    while (j < other.length && bt === (other[j] as string).length) [j, bt] = [j + 1, 0];
+    while (i < one.length && at === (one[i] as string).length) {
+      i++;
+      at = 0;
+    }
+    while (j < other.length && bt === (other[j] as string).length) {
+      j++;
+      bt = 0;
+    }
     if (i === one.length || j === other.length) return i === one.length && j === other.length;
-    const [a, b] = [one[i] as string, other[j] as string];
+    const a = one[i] as string;
+    const b = other[j] as string;
     const length = Math.min(a.length - at, b.length - bt);
     // A piece kept from the last run is the same string: compared at once.
     if (a.slice(at, at + length) !== b.slice(bt, bt + length)) return false;
-    [at, bt] = [at + length, bt + length];
+    at += length;
+    bt += length;
   }
 }
 

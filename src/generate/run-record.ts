@@ -67,7 +67,6 @@ export function recordedRun(
   if (record.key !== recordKey(project, cache)) return undefined;
   if (!record.inputs.every(([file, digest]) => (cache.digestOf(file) ?? null) === digest)) return undefined;
   const files: GeneratedFile[] = [];
-  const read = new Map<string, { readonly file: GeneratedFile; readonly stamp: string }>();
   for (const [file, digest] of record.outputs) {
     const absolute = path.resolve(project.root, file);
     const stamp = fileStamp(absolute);
@@ -78,10 +77,11 @@ export function recordedRun(
       return undefined;
     }
     if (contentDigest(text) !== digest) return undefined;
-    files.push({ path: file, text });
-    read.set(absolute, { file: { path: file, text }, stamp });
+    const output = { path: file, text };
+    files.push(output);
+    // True of the file whatever the rest of the record holds: the writer may take it.
+    written.set(absolute, { file: output, stamp });
   }
-  for (const [absolute, entry] of read) written.set(absolute, entry);
   const manifestText = files.find((file) => file.path === project.config.manifest)?.text;
   if (manifestText === undefined) return undefined;
   return { ...record.run, files, manifest: JSON.parse(manifestText) as Manifest };
